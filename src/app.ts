@@ -1,0 +1,167 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import { createDatabase, type Database } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createAuthService, type AuthService } from './auth/auth.service.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { createLoginThrottle } from './auth/login-throttle.js';
+import { createPasswordHasher } from './auth/passwords.js';
+import { loadJwtSecret } from './auth/secret.js';
+import { createAccessTokens } from './auth/tokens.js';
+import { createGuards, type Guards } from './http/auth.js';
+import { registerErrorHandling } from './http/errors.js';
+import { healthRoutes } from './http/health.routes.js';
+import { loggerOptions } from './http/logging.js';
+import { ErrorBody } from './http/schemas.js';
+import {
+  createInventoriesService,
+  type InventoriesService,
+} from './inventories/inventories.service.js';
+import { adminInventoryRoutes } from './inventories/inventories.routes.js';
+import { createLocalEventBus, createPgEventBus, type EventBus } from './realtime/bus.js';
+import { UserSchema } from './users/users.mapper.js';
+import { adminUserRoutes } from './users/users.routes.js';
+import { createUsersService, type UsersService } from './users/users.service.js';
+
+export interface BuildOptions {
+  /** Fastify logger setting; defaults to JSON logs at config.logLevel. */
+  logger?: FastifyServerOptions['logger'];
+  /** Epoch milliseconds; tests move time forward with their own clock. */
+  clock?: () => number;
+}
+
+/** Everything the features are built from; tests reach the same objects through app.larder. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  bus: EventBus;
+  clock: () => number;
+  guards: Guards;
+  auth: AuthService;
+  users: UsersService;
+  inventories: InventoriesService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    larder: AppContext;
+  }
+}
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Builds the whole application without listening: database, migrations, services, routes. */
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const clock = options.clock ?? Date.now;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const database = await createDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+  } catch (err) {
+    await database.destroy();
+    throw err;
+  }
+  const bus =
+    database.dialect === 'postgres'
+      ? await createPgEventBus({
+          connection: database.pgConnection!,
+          schema: config.databaseSchema,
+          log: app.log,
+        })
+      : createLocalEventBus(app.log);
+  app.addHook('onClose', async () => {
+    await bus.close();
+    await database.destroy();
+  });
+
+  const db = database.db;
+  const hasher = createPasswordHasher(config.bcryptCost);
+  const tokens = createAccessTokens(
+    loadJwtSecret(config.jwtSecret, config.dataDir),
+    config.accessTokenTtlSeconds,
+  );
+  const throttle = createLoginThrottle({
+    limit: config.loginRateLimit,
+    windowMs: config.loginRateWindowSeconds * 1000,
+    clock,
+  });
+  const inventories = createInventoriesService({ db, bus, clock });
+  const users = createUsersService({ db, hasher, inventories, bus, clock });
+  const auth = createAuthService({
+    db,
+    users,
+    hasher,
+    tokens,
+    throttle,
+    refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    clock,
+  });
+  const guards = createGuards(auth, config.adminToken);
+  const context: AppContext = { config, database, bus, clock, guards, auth, users, inventories };
+  app.decorate('larder', context);
+  app.decorateRequest('user', null);
+
+  registerErrorHandling(app);
+  await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
+  await registerApiDocs(app);
+  app.addSchema(ErrorBody);
+  app.addSchema(UserSchema);
+
+  await app.register(healthRoutes({ db }));
+  await app.register(authRoutes({ auth, users, guards }));
+  await app.register(adminUserRoutes({ users, guards }));
+  await app.register(adminInventoryRoutes({ inventories, guards }));
+
+  await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, app.log);
+  const prune = setInterval(
+    () => void auth.pruneExpired().catch((err) => app.log.warn({ err }, 'token pruning failed')),
+    3600_000,
+  );
+  prune.unref();
+  app.addHook('onClose', async () => clearInterval(prune));
+  return app;
+}
+
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Larder API',
+        version: '1',
+        description:
+          'Household inventory sync, messaging, resource library and release distribution. ' +
+          'Errors are {message, code}. Timestamps are epoch milliseconds. See docs/api.md.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'the static LARDER_ADMIN_TOKEN',
+          },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,151 @@
+import path from 'node:path';
+
+/**
+ * Every LARDER_* variable, parsed and validated once. This module is the only reader of
+ * process.env; everything else receives a Config.
+ */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** null: embedded SQLite at <dataDir>/larder.db */
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (created when missing). */
+  databaseSchema: string;
+  adminUsername: string;
+  adminPassword: string | null;
+  adminToken: string | null;
+  jwtSecret: string | null;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  bcryptCost: number;
+  appName: string;
+  versionCode: number;
+  versionName: string;
+  apkFile: string;
+  trustProxy: boolean;
+  logLevel: string;
+  backupDir: string;
+  /** 0 disables scheduled backups */
+  backupIntervalSeconds: number;
+  backupKeep: number;
+  /** failed logins allowed per username and per client address within loginRateWindowSeconds */
+  loginRateLimit: number;
+  loginRateWindowSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfigFromEnvironment(): Config {
+  return loadConfig(process.env);
+}
+
+export function loadConfig(env: Env, cwd = process.cwd()): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[`LARDER_${name}`];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const fail = (name: string, why: string, value: string): never => {
+    throw new ConfigError(`LARDER_${name}: ${why} (got "${value}")`);
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw) || n < min || n > max) {
+      fail(name, `must be a whole number from ${min} to ${max}`, raw);
+    }
+    return n;
+  };
+  const duration = (name: string, fallbackSeconds: number, allowZero = false): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallbackSeconds;
+    const seconds = parseDuration(raw);
+    if (seconds === null || (!allowZero && seconds === 0)) {
+      fail(name, 'must be a duration such as 900, 15m, 12h or 30d', raw);
+    }
+    return seconds as number;
+  };
+  const bool = (name: string): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return false;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    return fail(name, 'must be true or false', raw);
+  };
+
+  const databaseUrl = read('DATABASE_URL') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    fail('DATABASE_URL', 'must start with postgres:// or postgresql:// (unset it for SQLite)', '…');
+  }
+  const databaseSchema = read('DATABASE_SCHEMA') ?? 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    fail('DATABASE_SCHEMA', 'must be a lower-case SQL identifier', databaseSchema);
+  }
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
+  const adminUsername = read('ADMIN_USERNAME') ?? 'admin';
+  if (!USERNAME_PATTERN.test(adminUsername)) {
+    fail('ADMIN_USERNAME', 'must be 3-32 characters of A-Z a-z 0-9 . _ -', adminUsername);
+  }
+  const adminPassword = env.LARDER_ADMIN_PASSWORD || null;
+  if (adminPassword !== null && !isValidPassword(adminPassword)) {
+    throw new ConfigError('LARDER_ADMIN_PASSWORD: must be 8 to 72 bytes long');
+  }
+  const jwtSecret = env.LARDER_JWT_SECRET || null;
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) {
+    throw new ConfigError('LARDER_JWT_SECRET: must be at least 32 bytes long');
+  }
+  const apkFile = read('APK_FILE') ?? 'larder.apk';
+  if (!/^[A-Za-z0-9._-]+$/.test(apkFile) || apkFile.startsWith('.')) {
+    fail('APK_FILE', 'must be a plain file name', apkFile);
+  }
+  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? 'data');
+
+  return {
+    host: read('HOST') ?? '0.0.0.0',
+    port: integer('PORT', 8080, 0, 65535),
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    adminUsername,
+    adminPassword,
+    adminToken: env.LARDER_ADMIN_TOKEN || null,
+    jwtSecret,
+    accessTokenTtlSeconds: duration('ACCESS_TOKEN_TTL', 15 * 60),
+    refreshTokenTtlSeconds: duration('REFRESH_TOKEN_TTL', 30 * 24 * 3600),
+    bcryptCost: integer('BCRYPT_COST', 12, 4, 15),
+    appName: read('APP_NAME') ?? 'Larder',
+    versionCode: integer('VERSION_CODE', 1, 0, 2_100_000_000),
+    versionName: read('VERSION_NAME') ?? '1.0.0',
+    apkFile,
+    trustProxy: bool('TRUST_PROXY'),
+    logLevel,
+    backupDir: path.resolve(cwd, read('BACKUP_DIR') ?? '/backups'),
+    backupIntervalSeconds: duration('BACKUP_INTERVAL', 24 * 3600, true),
+    backupKeep: integer('BACKUP_KEEP', 14, 1, 10_000),
+    loginRateLimit: integer('LOGIN_RATE_LIMIT', 10, 1, 1_000_000),
+    loginRateWindowSeconds: duration('LOGIN_RATE_WINDOW', 15 * 60),
+  };
+}
+
+/** "900", "900s", "15m", "12h", "30d" → seconds; null when unreadable. */
+export function parseDuration(raw: string): number | null {
+  const match = /^(\d+)\s*([smhd]?)$/i.exec(raw.trim());
+  if (!match) return null;
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2]!.toLowerCase()]!;
+  const seconds = Number(match[1]) * unit;
+  return Number.isSafeInteger(seconds) ? seconds : null;
+}
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,32}$/;
+
+export function isValidPassword(password: string): boolean {
+  const bytes = Buffer.byteLength(password, 'utf8');
+  return bytes >= 8 && bytes <= 72;
+}

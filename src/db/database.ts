@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { DB } from './types.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** PostgreSQL only: the pool settings, for a dedicated LISTEN connection. */
+  pgConnection?: pg.ClientConfig;
+  destroy(): Promise<void>;
+}
+
+// BIGINT (timestamps in ms, revisions) come back as numbers: they stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+export function sqlitePath(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'larder.db');
+}
+
+export async function createDatabase(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
+): Promise<Database> {
+  if (config.databaseUrl === null) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    const sqlite = new SQLite(sqlitePath(config));
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  }
+
+  const schema = config.databaseSchema;
+  const pgConnection: pg.ClientConfig = {
+    connectionString: config.databaseUrl,
+    options: `-c search_path=${schema}`,
+  };
+  if (schema !== 'public') {
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({ ...pgConnection, max: 10 });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', pgConnection, destroy: () => db.destroy() };
+}
+
+export async function pingDatabase(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

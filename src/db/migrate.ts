@@ -1,0 +1,18 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as core from './migrations/20261123_0001_core.js';
+
+/**
+ * Every migration in order. Add new ones at the end; never edit one that has been released.
+ * Names sort by time so both dialects apply them in the same order.
+ */
+const migrations: Record<string, Migration> = {
+  '20261123_0001_core': core,
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,93 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Timestamps are epoch milliseconds; booleans are stored as 0/1 integers so both
+ * dialects read them the same way.
+ */
+export interface InventoriesTable {
+  id: string;
+  name: string;
+  revision: number;
+  /** Deltas are complete only for `since >= history_floor`; older clients need a full sync. */
+  history_floor: number;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** lower-cased username: uniqueness ignores letter case */
+  username_key: string;
+  password_hash: string;
+  is_admin: number;
+  inventory_id: string | null;
+  token_version: number;
+  created_at: number;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  user_id: string;
+  family_id: string;
+  /** the user's token version when issued: a password change invalidates the token */
+  token_version: number;
+  expires_at: number;
+  created_at: number;
+  used_at: number | null;
+}
+
+export interface NamedEntityTable {
+  inventory_id: string;
+  id: number;
+  name: string;
+  name_key: string;
+  revision: number;
+  updated_at: number;
+}
+
+export interface ItemsTable {
+  inventory_id: string;
+  id: string;
+  name: string;
+  category_id: number;
+  location_id: number;
+  quantity: number;
+  unit: string;
+  unit_price: number;
+  kcal_per_kg: number | null;
+  expiry_date: string | null;
+  notes: string;
+  last_updated: number;
+  revision: number;
+}
+
+export interface SettingsTable {
+  inventory_id: string;
+  key: string;
+  value: string;
+  revision: number;
+}
+
+export type ChangeEntity = 'item' | 'category' | 'location' | 'setting' | 'inventory';
+export type ChangeOp = 'upsert' | 'delete';
+
+export interface ChangeLogTable {
+  id: Generated<number>;
+  inventory_id: string;
+  revision: number;
+  entity: ChangeEntity;
+  entity_id: string;
+  op: ChangeOp;
+  changed_at: number;
+}
+
+export interface DB {
+  inventories: InventoriesTable;
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  categories: NamedEntityTable;
+  locations: NamedEntityTable;
+  items: ItemsTable;
+  settings: SettingsTable;
+  change_log: ChangeLogTable;
+}

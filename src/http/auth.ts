@@ -1,0 +1,70 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { AuthService, AuthUser } from '../auth/auth.service.js';
+import { AppError, forbidden, unauthorized } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authenticate guards; null on public routes. */
+    user: AuthUser | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest, allowQuery: boolean): string | null {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    return match ? match[1]! : null;
+  }
+  if (allowQuery) {
+    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    if (typeof token === 'string' && token.length > 0) return token;
+  }
+  return null;
+}
+
+/** The signed-in caller of a route guarded by `authenticate` or `requireAdmin`. */
+export function callerOf(request: FastifyRequest): AuthUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+/** Guards run as onRequest hooks: before the body is read or validated. */
+export function createGuards(auth: AuthService, adminToken: string | null) {
+  const authenticateWith =
+    (allowQuery: boolean): onRequestHookHandler =>
+    async (request: FastifyRequest, _reply: FastifyReply) => {
+      const token = bearerToken(request, allowQuery);
+      if (!token) throw unauthorized();
+      request.user = await auth.authenticate(token);
+    };
+  const authenticate = authenticateWith(false);
+
+  return {
+    /** Any signed-in user, bearer header only. */
+    authenticate,
+    /** Any signed-in user, bearer header or `?token=` (downloads, WebSocket upgrades). */
+    authenticateAllowingQueryToken: authenticateWith(true),
+    /** A signed-in admin: 401 without a valid token, 403 for a non-admin. */
+    async requireAdmin(request: FastifyRequest, reply: FastifyReply) {
+      await authenticate.call(this as never, request, reply, () => {});
+      if (!request.user?.isAdmin) throw forbidden();
+    },
+    /** The static LARDER_ADMIN_TOKEN (release publishing, metrics), compared in constant time. */
+    async requireAdminToken(request: FastifyRequest) {
+      if (adminToken === null) {
+        throw new AppError(
+          503,
+          'unavailable',
+          'No admin token is configured (set LARDER_ADMIN_TOKEN)',
+        );
+      }
+      const given = bearerToken(request, false) ?? '';
+      const a = crypto.createHash('sha256').update(given).digest();
+      const b = crypto.createHash('sha256').update(adminToken).digest();
+      if (!crypto.timingSafeEqual(a, b)) throw unauthorized('Admin token is missing or wrong');
+    },
+  };
+}
+
+export type Guards = ReturnType<typeof createGuards>;

@@ -1,0 +1,123 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type ErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'validation_failed'
+  | 'conflict'
+  | 'stale_update'
+  | 'full_sync_required'
+  | 'payload_too_large'
+  | 'unsupported_format'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+/**
+ * The one error type. Services throw it; the error handler turns it into `{message, code}`
+ * plus any `extra` fields (for example the current item of a stale update).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, 'validation_failed', message);
+export const notFound = (message: string) => new AppError(404, 'not_found', message);
+export const conflict = (message: string, extra?: Record<string, unknown>) =>
+  new AppError(409, 'conflict', message, extra);
+export const unauthorized = (message = 'Sign-in required: missing or invalid token') =>
+  new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'Only an admin may do this') =>
+  new AppError(403, 'forbidden', message);
+
+/** Status → code for errors raised by Fastify and its plugins rather than by us. */
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'validation_failed';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_format';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'unavailable';
+    default:
+      return 'internal';
+  }
+}
+
+function describeFastifyError(error: FastifyError): string {
+  if (error.validation && error.validation.length > 0) {
+    const first = error.validation[0]!;
+    const where = error.validationContext ?? 'body';
+    const field = first.instancePath
+      ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+      : ((first.params as { missingProperty?: string; additionalProperty?: string })
+          .missingProperty ??
+        (first.params as { additionalProperty?: string }).additionalProperty ??
+        '');
+    const subject = field ? `${where}.${field}` : where;
+    return `${subject} ${first.message ?? 'is invalid'}`;
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is larger than this endpoint accepts';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    default:
+      return error.message;
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(
+    (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+      if (error instanceof AppError) {
+        if (error.status >= 500) request.log.error({ err: error }, error.message);
+        return reply
+          .status(error.status)
+          .headers(error.headers)
+          .send({ message: error.message, code: error.code, ...error.extra });
+      }
+      const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply.status(500).send({ message: 'Internal server error', code: 'internal' });
+      }
+      return reply
+        .status(status)
+        .send({ message: describeFastifyError(error), code: codeForStatus(status) });
+    },
+  );
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .status(404)
+      .send({
+        message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+        code: 'not_found',
+      });
+  });
+}

@@ -1,0 +1,23 @@
+import { Type, type TSchema } from '@fastify/type-provider-typebox';
+
+export const ErrorBody = Type.Object(
+  { message: Type.String(), code: Type.String() },
+  {
+    $id: 'ErrorBody',
+    additionalProperties: true,
+    description: 'Every error: a human message and a stable code',
+  },
+);
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID v4' });
+export const IdParams = Type.Object({ id: Uuid });
+
+/** Error responses a route can give, for the OpenAPI document. */
+export function errors(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorBody')]));
+}
+
+/** A nullable schema (OpenAPI 3.0 style, also valid JSON Schema for Ajv). */
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}

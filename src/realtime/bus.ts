@@ -1,0 +1,117 @@
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Domain events published after a transaction commits. The socket hub turns them into frames
+ * for the affected users. Payloads stay small (PostgreSQL NOTIFY carries at most 8000 bytes):
+ * publish ids and let the receiver load what it needs.
+ */
+export type BusEvent =
+  | { type: 'inventoryUpdated'; inventoryId: string; revision: number }
+  | { type: 'fullSyncRequired'; userId: string; inventoryId: string | null; reason: string }
+  /** the user's sessions ended (password changed, user deleted): close their sockets */
+  | { type: 'sessionsEnded'; userId: string }
+  | { type: 'messageCreated'; messageId: string; receiverId: string; senderId: string }
+  | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number };
+
+export type BusHandler = (event: BusEvent) => void;
+
+export interface EventBus {
+  publish(event: BusEvent): Promise<void>;
+  subscribe(handler: BusHandler): () => void;
+  close(): Promise<void>;
+}
+
+const MAX_PAYLOAD_BYTES = 7900;
+
+class Subscribers {
+  private readonly handlers = new Set<BusHandler>();
+  constructor(private readonly log: FastifyBaseLogger) {}
+  add(handler: BusHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+  dispatch(event: BusEvent): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(event);
+      } catch (err) {
+        this.log.error({ err, eventType: event.type }, 'event handler failed');
+      }
+    }
+  }
+}
+
+/** One process (SQLite): events go straight to the local subscribers. */
+export function createLocalEventBus(log: FastifyBaseLogger): EventBus {
+  const subscribers = new Subscribers(log);
+  return {
+    async publish(event) {
+      queueMicrotask(() => subscribers.dispatch(event));
+    },
+    subscribe: (handler) => subscribers.add(handler),
+    async close() {},
+  };
+}
+
+/**
+ * Several processes on one PostgreSQL: every event goes through NOTIFY on a channel per schema
+ * and comes back to every instance (this one included) through its LISTEN connection.
+ */
+export async function createPgEventBus(options: {
+  connection: pg.ClientConfig;
+  schema: string;
+  log: FastifyBaseLogger;
+}): Promise<EventBus> {
+  const { log } = options;
+  const channel = `larder_events_${options.schema}`;
+  const subscribers = new Subscribers(log);
+  const publisher = new pg.Pool({ ...options.connection, max: 2 });
+  publisher.on('error', (err) => log.warn({ err }, 'event bus publisher connection error'));
+  let listener: pg.Client | null = null;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client(options.connection);
+    client.on('notification', (msg) => {
+      if (msg.channel !== channel || !msg.payload) return;
+      try {
+        subscribers.dispatch(JSON.parse(msg.payload) as BusEvent);
+      } catch (err) {
+        log.warn({ err }, 'unreadable event on the bus');
+      }
+    });
+    const reconnect = (err?: Error) => {
+      if (closed || listener !== client) return;
+      listener = null;
+      log.warn({ err }, 'event bus connection lost; reconnecting');
+      client.end().catch(() => {});
+      retryTimer = setTimeout(() => void connect().catch(() => reconnect()), 1000);
+    };
+    client.on('error', reconnect);
+    client.on('end', () => reconnect());
+    listener = client;
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+  };
+  await connect();
+
+  return {
+    async publish(event) {
+      const payload = JSON.stringify(event);
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+        throw new Error(`event ${event.type} is too large for the bus`);
+      }
+      await publisher.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    subscribe: (handler) => subscribers.add(handler),
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const client = listener;
+      listener = null;
+      await Promise.allSettled([client?.end(), publisher.end()]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Nullable } from '../http/schemas.js';
+import type { UserRow } from './users.repository.js';
+
+export const UserSchema = Type.Object(
+  {
+    id: Type.String(),
+    username: Type.String(),
+    createdAt: Type.Integer({ description: 'epoch milliseconds' }),
+    isAdmin: Type.Boolean(),
+    inventoryId: Nullable(Type.String()),
+  },
+  { $id: 'User' },
+);
+export type User = Static<typeof UserSchema>;
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    createdAt: Number(row.created_at),
+    isAdmin: Boolean(row.is_admin),
+    inventoryId: row.inventory_id,
+  };
+}

@@ -1,0 +1,57 @@
+import type { Executor } from '../db/executor.js';
+import type { UsersTable } from '../db/types.js';
+
+export type UserRow = UsersTable;
+
+export function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_key', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export function listUsers(db: Executor): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('username_key').execute();
+}
+
+export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function updatePassword(
+  db: Executor,
+  id: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setUserInventory(
+  db: Executor,
+  id: string,
+  inventoryId: string,
+): Promise<void> {
+  await db.updateTable('users').set({ inventory_id: inventoryId }).where('id', '=', id).execute();
+}
+
+export async function deleteUser(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+export async function countAdmins(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('is_admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

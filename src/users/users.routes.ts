@@ -1,0 +1,80 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Guards } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
+import { errors, IdParams } from '../http/schemas.js';
+import type { UsersService } from './users.service.js';
+
+const UserCredentials = Type.Object(
+  { username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+/** /api/admin/users: admins only. */
+export function adminUserRoutes(deps: {
+  users: UsersService;
+  guards: Guards;
+}): FastifyPluginAsyncTypebox {
+  const { users, guards } = deps;
+  return async (app) => {
+    app.addHook('onRequest', guards.requireAdmin);
+    const common = { tags: ['admin: users'], security: [{ bearer: [] }] };
+
+    app.get(
+      '/api/admin/users',
+      {
+        schema: {
+          ...common,
+          summary: 'List every user',
+          response: { 200: Type.Array(Type.Ref('User')), ...errors(401, 403) },
+        },
+      },
+      () => users.list(),
+    );
+
+    app.post(
+      '/api/admin/users',
+      {
+        schema: {
+          ...common,
+          summary: 'Create a user with a new inventory of their own',
+          body: UserCredentials,
+          response: { 201: Type.Ref('User'), ...errors(400, 401, 403, 409) },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await users.create(request.body)),
+    );
+
+    app.put(
+      '/api/admin/users/:id',
+      {
+        schema: {
+          ...common,
+          summary: "Change a user's password; their existing sessions end at once",
+          params: IdParams,
+          body: Type.Object(
+            { password: Type.String({ maxLength: 1024 }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+        },
+      },
+      (request) => users.changePassword(request.params.id, request.body.password),
+    );
+
+    app.delete(
+      '/api/admin/users/:id',
+      {
+        schema: {
+          ...common,
+          summary: 'Delete a user, their messages, and their inventory if nobody else shares it',
+          params: IdParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        await users.delete(request.params.id, callerOf(request).id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

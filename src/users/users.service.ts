@@ -1,0 +1,137 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { USERNAME_PATTERN, isValidPassword } from '../config.js';
+import { isUniqueViolation } from '../db/executor.js';
+import type { DB } from '../db/types.js';
+import type { PasswordHasher } from '../auth/passwords.js';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
+import type { InventoriesService } from '../inventories/inventories.service.js';
+import type { EventBus } from '../realtime/bus.js';
+import * as repo from './users.repository.js';
+import { toUser, type User } from './users.mapper.js';
+
+function checkUsername(username: string): void {
+  if (!USERNAME_PATTERN.test(username)) {
+    throw badRequest(
+      'body.username must be 3-32 characters of letters, digits, dot, underscore or hyphen',
+    );
+  }
+}
+
+function checkPassword(password: string): void {
+  if (!isValidPassword(password)) throw badRequest('body.password must be 8 to 72 bytes long');
+}
+
+export function createUsersService(deps: {
+  db: Kysely<DB>;
+  hasher: PasswordHasher;
+  inventories: InventoriesService;
+  bus: EventBus;
+  clock: () => number;
+}) {
+  const { db, hasher, inventories, bus, clock } = deps;
+
+  async function requireRow(id: string) {
+    const row = await repo.findUserById(db, id);
+    if (!row) throw notFound(`No user with id ${id}`);
+    return row;
+  }
+
+  return {
+    findRowById: (id: string) => repo.findUserById(db, id),
+    findRowByUsername: (username: string) => repo.findUserByUsername(db, username),
+
+    async list(): Promise<User[]> {
+      return (await repo.listUsers(db)).map(toUser);
+    },
+
+    async get(id: string): Promise<User> {
+      return toUser(await requireRow(id));
+    },
+
+    /** Rule 1: every new user gets a new inventory of their own. */
+    async create(input: { username: string; password: string; isAdmin?: boolean }): Promise<User> {
+      checkUsername(input.username);
+      checkPassword(input.password);
+      if (await repo.findUserByUsername(db, input.username)) {
+        throw conflict(`The username ${input.username} is taken`);
+      }
+      const passwordHash = await hasher.hash(input.password);
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const inventoryId = await inventories.createInventory(trx);
+          const row = {
+            id: crypto.randomUUID(),
+            username: input.username,
+            username_key: input.username.toLowerCase(),
+            password_hash: passwordHash,
+            is_admin: input.isAdmin ? 1 : 0,
+            inventory_id: inventoryId,
+            token_version: 0,
+            created_at: clock(),
+          };
+          await repo.insertUser(trx, row);
+          return toUser(row);
+        });
+      } catch (err) {
+        // two requests raced past the check above
+        if (isUniqueViolation(err)) throw conflict(`The username ${input.username} is taken`);
+        throw err;
+      }
+    },
+
+    /** A new password ends every session of the user at once (token version bump). */
+    async changePassword(id: string, password: string): Promise<User> {
+      checkPassword(password);
+      await requireRow(id);
+      const hash = await hasher.hash(password);
+      await repo.updatePassword(db, id, hash);
+      await bus.publish({ type: 'sessionsEnded', userId: id });
+      return toUser(await requireRow(id));
+    },
+
+    /** Deletes the user (their messages and tokens go with them) and an inventory left empty. */
+    async delete(id: string, actingUserId: string): Promise<void> {
+      if (id === actingUserId) throw conflict('You cannot delete your own account');
+      await db.transaction().execute(async (trx) => {
+        const row = await repo.findUserById(trx, id);
+        if (!row) throw notFound(`No user with id ${id}`);
+        if (row.is_admin && (await repo.countAdmins(trx)) <= 1) {
+          throw conflict('The last admin cannot be deleted');
+        }
+        await repo.deleteUser(trx, id);
+        if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
+      });
+      await bus.publish({ type: 'sessionsEnded', userId: id });
+    },
+
+    /**
+     * Creates the seed admin unless a user of that name exists. Never overwrites a password.
+     * Returns the generated password when none was configured.
+     */
+    async ensureSeedAdmin(
+      username: string,
+      password: string | null,
+      log: FastifyBaseLogger,
+    ): Promise<void> {
+      if (await repo.findUserByUsername(db, username)) return;
+      const chosen = password ?? crypto.randomBytes(12).toString('base64url');
+      try {
+        await this.create({ username, password: chosen, isAdmin: true });
+      } catch (err) {
+        if (err instanceof AppError && err.status === 409) return; // another instance created it
+        throw err;
+      }
+      if (password === null) {
+        log.warn(
+          `Created admin "${username}" with the generated password ${chosen} — sign in and change it, or set LARDER_ADMIN_PASSWORD. This is shown only once.`,
+        );
+      } else {
+        log.info(`Created admin "${username}" from LARDER_ADMIN_PASSWORD`);
+      }
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

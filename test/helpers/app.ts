@@ -1,0 +1,166 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** Every suite runs once per dialect: SQLite always, PostgreSQL when LARDER_TEST_DATABASE_URL is set. */
+export const DIALECTS: TestDialect[] = process.env.LARDER_TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
+
+export const ADMIN_PASSWORD = 'admin-password-1';
+export const ADMIN_TOKEN = 'static-admin-token-for-tests';
+
+export interface TestClock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+export function createTestClock(): TestClock {
+  let offset = 0;
+  return { now: () => Date.now() + offset, advance: (ms) => void (offset += ms) };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  clock: TestClock;
+  /** the environment the app was built from, to build a second instance on the same storage */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A fresh data dir and (on PostgreSQL) a fresh schema, so suites and parallel runs never meet. */
+export function testEnvironment(
+  dialect: TestDialect,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-test-'));
+  const env: Record<string, string> = {
+    LARDER_DATA_DIR: dataDir,
+    LARDER_BACKUP_DIR: path.join(dataDir, 'backups'),
+    LARDER_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LARDER_ADMIN_TOKEN: ADMIN_TOKEN,
+    LARDER_BCRYPT_COST: '4',
+    LARDER_LOG_LEVEL: 'silent',
+    LARDER_BACKUP_INTERVAL: '0',
+    ...extra,
+  };
+  if (dialect === 'postgres') {
+    env.LARDER_DATABASE_URL = process.env.LARDER_TEST_DATABASE_URL!;
+    env.LARDER_DATABASE_SCHEMA = `t_${crypto.randomBytes(6).toString('hex')}`;
+  }
+  return env;
+}
+
+export async function buildTestApp(
+  dialect: TestDialect,
+  options: { env?: Record<string, string>; clock?: TestClock } = {},
+): Promise<TestApp> {
+  const env = options.env ?? testEnvironment(dialect);
+  const clock = options.clock ?? createTestClock();
+  const config = loadConfig(env);
+  const app = await buildApp(config, { logger: false, clock: clock.now });
+  await app.ready();
+  return {
+    app,
+    config,
+    clock,
+    env,
+    close: async () => {
+      await app.close();
+    },
+  };
+}
+
+/** Removes what a test environment left behind: its data dir and its PostgreSQL schema. */
+export async function destroyTestEnvironment(env: Record<string, string>): Promise<void> {
+  fs.rmSync(env.LARDER_DATA_DIR!, { recursive: true, force: true });
+  if (env.LARDER_DATABASE_URL && env.LARDER_DATABASE_SCHEMA) {
+    const client = new pg.Client({ connectionString: env.LARDER_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS "${env.LARDER_DATABASE_SCHEMA}" CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export function json<T = any>(response: LightMyRequestResponse): T {
+  return response.json() as T;
+}
+
+export interface Session {
+  token: string;
+  refreshToken: string;
+  userId: string;
+  username: string;
+  inventoryId: string | null;
+  headers: { authorization: string };
+}
+
+export async function login(
+  app: FastifyInstance,
+  username: string,
+  password: string,
+): Promise<Session> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+  });
+  if (res.statusCode !== 200)
+    throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  return {
+    token: body.accessToken,
+    refreshToken: body.refreshToken,
+    userId: body.userId,
+    username: body.username,
+    inventoryId: body.inventoryId,
+    headers: bearer(body.accessToken),
+  };
+}
+
+export const loginAsAdmin = (app: FastifyInstance) => login(app, 'admin', ADMIN_PASSWORD);
+
+/** Creates a user through the admin API and signs them in. */
+export async function createUser(
+  app: FastifyInstance,
+  admin: Session,
+  username: string,
+  password = `${username}-password`,
+): Promise<Session> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/admin/users',
+    headers: admin.headers,
+    payload: { username, password },
+  });
+  if (res.statusCode !== 201)
+    throw new Error(`create ${username} failed: ${res.statusCode} ${res.body}`);
+  return login(app, username, password);
+}
+
+/** Convenience: one app per dialect for a describe block, closed and removed afterwards. */
+export async function withTestApp(
+  dialect: TestDialect,
+): Promise<TestApp & { dispose(): Promise<void> }> {
+  const t = await buildTestApp(dialect);
+  return {
+    ...t,
+    dispose: async () => {
+      await t.close();
+      await destroyTestEnvironment(t.env);
+    },
+  };
+}
