@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
+import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +24,9 @@ import {
 } from './inventories/inventories.service.js';
 import { adminInventoryRoutes } from './inventories/inventories.routes.js';
 import { createLocalEventBus, createPgEventBus, type EventBus } from './realtime/bus.js';
+import { createSocketHub, type SocketHub } from './realtime/hub.js';
+import { realtimeRoutes } from './realtime/realtime.routes.js';
+import { releasesModule } from './releases/releases.module.js';
 import { UserSchema } from './users/users.mapper.js';
 import { adminUserRoutes } from './users/users.routes.js';
 import { createUsersService, type UsersService } from './users/users.service.js';
@@ -32,6 +36,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Epoch milliseconds; tests move time forward with their own clock. */
   clock?: () => number;
+  /** Socket heartbeat interval; tests shorten it to see dead sockets dropped. */
+  heartbeatMs?: number;
 }
 
 /** Everything the features are built from; tests reach the same objects through app.larder. */
@@ -44,6 +50,7 @@ export interface AppContext {
   auth: AuthService;
   users: UsersService;
   inventories: InventoriesService;
+  hub: SocketHub;
 }
 
 declare module 'fastify' {
@@ -83,10 +90,6 @@ export async function buildApp(
           log: app.log,
         })
       : createLocalEventBus(app.log);
-  app.addHook('onClose', async () => {
-    await bus.close();
-    await database.destroy();
-  });
 
   const db = database.db;
   const hasher = createPasswordHasher(config.bcryptCost);
@@ -111,12 +114,36 @@ export async function buildApp(
     clock,
   });
   const guards = createGuards(auth, config.adminToken);
-  const context: AppContext = { config, database, bus, clock, guards, auth, users, inventories };
+  const hub = createSocketHub({
+    bus,
+    log: app.log,
+    memberIds: inventories.memberIds,
+    revisionOf: inventories.revisionOf,
+    heartbeatMs: options.heartbeatMs,
+  });
+  app.addHook('onClose', async () => {
+    hub.close();
+    await bus.close();
+    await database.destroy();
+  });
+  const context: AppContext = {
+    config,
+    database,
+    bus,
+    clock,
+    guards,
+    auth,
+    users,
+    inventories,
+    hub,
+  };
   app.decorate('larder', context);
   app.decorateRequest('user', null);
 
   registerErrorHandling(app);
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
+  // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await registerApiDocs(app);
   app.addSchema(ErrorBody);
   app.addSchema(UserSchema);
@@ -125,6 +152,8 @@ export async function buildApp(
   await app.register(authRoutes({ auth, users, guards }));
   await app.register(adminUserRoutes({ users, guards }));
   await app.register(adminInventoryRoutes({ inventories, guards }));
+  await app.register(realtimeRoutes({ hub, guards }));
+  await app.register(releasesModule({ config, guards, log: app.log }));
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, app.log);
   const prune = setInterval(

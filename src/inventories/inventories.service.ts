@@ -89,6 +89,10 @@ export function createInventoriesService(deps: {
 
     memberIds: (inventoryId: string) => repo.listMemberIds(db, inventoryId),
 
+    /** The inventory's current revision (0 when it does not exist). */
+    revisionOf: async (inventoryId: string) =>
+      Number((await repo.findInventory(db, inventoryId))?.revision ?? 0),
+
     /** Rule 2: the user joins an existing inventory and sees its items. */
     assignUser(userId: string, inventoryId: string): Promise<User> {
       return moveUser(

@@ -12,7 +12,11 @@ export type BusEvent =
   /** the user's sessions ended (password changed, user deleted): close their sockets */
   | { type: 'sessionsEnded'; userId: string }
   | { type: 'messageCreated'; messageId: string; receiverId: string; senderId: string }
-  | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number };
+  | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number }
+  /** a user's first socket opened / last socket closed on an instance */
+  | { type: 'presence'; instanceId: string; userId: string; online: boolean }
+  /** every heartbeat: the users with sockets on an instance (part 0 replaces, later parts add) */
+  | { type: 'presenceSnapshot'; instanceId: string; userIds: string[]; part: number };
 
 export type BusHandler = (event: BusEvent) => void;
 

@@ -61,12 +61,16 @@ export function testEnvironment(
 
 export async function buildTestApp(
   dialect: TestDialect,
-  options: { env?: Record<string, string>; clock?: TestClock } = {},
+  options: { env?: Record<string, string>; clock?: TestClock; heartbeatMs?: number } = {},
 ): Promise<TestApp> {
   const env = options.env ?? testEnvironment(dialect);
   const clock = options.clock ?? createTestClock();
   const config = loadConfig(env);
-  const app = await buildApp(config, { logger: false, clock: clock.now });
+  const app = await buildApp(config, {
+    logger: false,
+    clock: clock.now,
+    heartbeatMs: options.heartbeatMs,
+  });
   await app.ready();
   return {
     app,

@@ -1,0 +1,207 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AuthUser } from '../auth/auth.service.js';
+import type { BusEvent, EventBus } from './bus.js';
+import { createPresence } from './presence.js';
+
+/** A server → client frame: one JSON object with a `type`. */
+export interface ServerFrame {
+  type: string;
+  [key: string]: unknown;
+}
+
+type ConnectHandler = (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>;
+type FrameHandler = (user: AuthUser, frame: Record<string, unknown>) => void | Promise<void>;
+
+interface Connection {
+  socket: WebSocket;
+  user: AuthUser;
+  alive: boolean;
+}
+
+export const CLOSE_SESSION_ENDED = 4001;
+export const HEARTBEAT_MS = 30_000;
+
+/**
+ * The socket manager: connections per user on this instance, events from the bus turned into
+ * frames, heartbeat, and presence shared with the other instances.
+ */
+export function createSocketHub(deps: {
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  memberIds: (inventoryId: string) => Promise<string[]>;
+  revisionOf: (inventoryId: string) => Promise<number>;
+  heartbeatMs?: number;
+}) {
+  const { bus, log } = deps;
+  const instanceId = crypto.randomUUID();
+  const byUser = new Map<string, Set<Connection>>();
+  const connectHandlers: ConnectHandler[] = [];
+  const frameHandlers = new Map<string, FrameHandler>();
+  const presence = createPresence({ bus, instanceId, localUserIds: () => [...byUser.keys()] });
+
+  const sendFrame = (connection: Connection, frame: ServerFrame) => {
+    if (connection.socket.readyState === connection.socket.OPEN)
+      connection.socket.send(JSON.stringify(frame));
+  };
+
+  function sendToUser(userId: string, frame: ServerFrame): void {
+    for (const connection of byUser.get(userId) ?? []) sendFrame(connection, frame);
+  }
+
+  function closeUser(userId: string, code: number, reason: string): void {
+    for (const connection of byUser.get(userId) ?? []) connection.socket.close(code, reason);
+  }
+
+  async function onBusEvent(event: BusEvent): Promise<void> {
+    switch (event.type) {
+      case 'inventoryUpdated': {
+        if (byUser.size === 0) return;
+        const frame = {
+          type: 'inventoryUpdated',
+          inventoryId: event.inventoryId,
+          revision: event.revision,
+        };
+        for (const userId of await deps.memberIds(event.inventoryId)) sendToUser(userId, frame);
+        return;
+      }
+      case 'fullSyncRequired':
+        for (const connection of byUser.get(event.userId) ?? [])
+          connection.user.inventoryId = event.inventoryId;
+        sendToUser(event.userId, {
+          type: 'fullSyncRequired',
+          inventoryId: event.inventoryId,
+          reason: event.reason,
+        });
+        return;
+      case 'sessionsEnded':
+        closeUser(event.userId, CLOSE_SESSION_ENDED, 'session ended');
+        return;
+      case 'presence':
+      case 'presenceSnapshot':
+        presence.onEvent(event);
+        return;
+      case 'messageCreated':
+      case 'messageDelivered':
+        return; // the messages feature subscribes to these itself
+    }
+  }
+  const unsubscribe = bus.subscribe((event) => {
+    onBusEvent(event).catch((err) =>
+      log.error({ err, eventType: event.type }, 'socket event delivery failed'),
+    );
+  });
+
+  async function handleMessage(
+    connection: Connection,
+    data: Buffer,
+    isBinary: boolean,
+  ): Promise<void> {
+    let frame: unknown;
+    try {
+      frame = isBinary ? undefined : JSON.parse(data.toString('utf8'));
+    } catch {
+      frame = undefined;
+    }
+    if (
+      typeof frame !== 'object' ||
+      frame === null ||
+      typeof (frame as { type?: unknown }).type !== 'string'
+    ) {
+      sendFrame(connection, {
+        type: 'error',
+        code: 'validation_failed',
+        message: 'Frames must be JSON objects with a string "type"',
+      });
+      return;
+    }
+    const typed = frame as Record<string, unknown> & { type: string };
+    if (typed.type === 'ping') return sendFrame(connection, { type: 'pong' });
+    const handler = frameHandlers.get(typed.type);
+    if (!handler) {
+      sendFrame(connection, {
+        type: 'error',
+        code: 'validation_failed',
+        message: `Unknown frame type "${typed.type}"`,
+      });
+      return;
+    }
+    await handler(connection.user, typed);
+  }
+
+  async function attach(socket: WebSocket, user: AuthUser): Promise<void> {
+    const connection: Connection = { socket, user, alive: true };
+    let set = byUser.get(user.id);
+    const firstSocket = !set;
+    if (!set) byUser.set(user.id, (set = new Set()));
+    set.add(connection);
+    if (firstSocket) presence.announce(user.id, true);
+
+    socket.on('pong', () => void (connection.alive = true));
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      handleMessage(connection, data, isBinary).catch((err) => {
+        log.error({ err, userId: user.id }, 'socket frame handling failed');
+        sendFrame(connection, {
+          type: 'error',
+          code: 'internal',
+          message: 'The frame could not be processed',
+        });
+      });
+    });
+    socket.on('error', (err) => log.debug({ err, userId: user.id }, 'socket error'));
+    socket.on('close', () => {
+      set.delete(connection);
+      if (set.size === 0 && byUser.get(user.id) === set) {
+        byUser.delete(user.id);
+        presence.announce(user.id, false);
+      }
+    });
+
+    const revision = user.inventoryId ? await deps.revisionOf(user.inventoryId) : 0;
+    sendFrame(connection, {
+      type: 'hello',
+      userId: user.id,
+      inventoryId: user.inventoryId,
+      revision,
+    });
+    for (const handler of connectHandlers) {
+      await handler(user, (frame) => sendFrame(connection, frame));
+    }
+  }
+
+  // Heartbeat: protocol-level ping; a socket that did not answer the previous ping is dropped.
+  const heartbeat = setInterval(() => {
+    for (const set of byUser.values()) {
+      for (const connection of set) {
+        if (!connection.alive) {
+          connection.socket.terminate();
+          continue;
+        }
+        connection.alive = false;
+        connection.socket.ping();
+      }
+    }
+    presence.broadcastSnapshot();
+  }, deps.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref();
+
+  return {
+    attach,
+    sendToUser,
+    /** SPEC's isOnline: a socket on any instance. */
+    isOnline: (userId: string) => byUser.has(userId) || presence.isOnlineElsewhere(userId),
+    onConnect: (handler: ConnectHandler) => void connectHandlers.push(handler),
+    onClientFrame: (type: string, handler: FrameHandler) => void frameHandlers.set(type, handler),
+    socketCount: () => [...byUser.values()].reduce((n, set) => n + set.size, 0),
+    close(): void {
+      clearInterval(heartbeat);
+      unsubscribe();
+      presence.close();
+      for (const set of byUser.values())
+        for (const c of set) c.socket.close(1001, 'server shutting down');
+    },
+  };
+}
+
+export type SocketHub = ReturnType<typeof createSocketHub>;

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+
+export interface Frame {
+  type: string;
+  [key: string]: any;
+}
+
+export interface TestSocket {
+  ws: WebSocket;
+  /** every frame received so far, in order */
+  frames: Frame[];
+  /** waits for the next frame of that type not yet taken (any type when omitted) */
+  next(type?: string, timeoutMs?: number): Promise<Frame>;
+  send(frame: unknown): void;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): Promise<void>;
+}
+
+/** The base ws:// address of a listening app (listens on a random port when it does not yet). */
+export async function wsBase(app: FastifyInstance): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('app is not listening on TCP');
+  return `ws://127.0.0.1:${address.port}`;
+}
+
+/** Opens /ws/sync with the token in the header (or in the query when asked) and waits for it to open. */
+export async function openSocket(
+  app: FastifyInstance,
+  token: string,
+  options: { via?: 'header' | 'query' } = {},
+): Promise<TestSocket> {
+  const base = await wsBase(app);
+  const ws =
+    options.via === 'query'
+      ? new WebSocket(`${base}/ws/sync?token=${encodeURIComponent(token)}`)
+      : new WebSocket(`${base}/ws/sync`, { headers: { authorization: `Bearer ${token}` } });
+  const frames: Frame[] = [];
+  let taken = 0;
+  const waiters: (() => void)[] = [];
+  ws.on('message', (data) => {
+    frames.push(JSON.parse(data.toString()));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) =>
+      reject(new Error(`upgrade refused: ${res.statusCode}`)),
+    );
+  });
+
+  const seen = new Set<number>();
+  return {
+    ws,
+    frames,
+    closed,
+    send: (frame) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+    async next(type, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        for (let i = type ? 0 : taken; i < frames.length; i++) {
+          if (seen.has(i)) continue;
+          if (!type || frames[i]!.type === type) {
+            seen.add(i);
+            if (!type) taken = i + 1;
+            return frames[i]!;
+          }
+        }
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new Error(
+            `no ${type ?? 'frame'} within ${timeoutMs} ms; got ${JSON.stringify(frames)}`,
+          );
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+    },
+    async close() {
+      if (ws.readyState === ws.CLOSED) return;
+      ws.close();
+      await closed;
+    },
+  };
+}
+
+/** Resolves with the HTTP status when the upgrade is refused. */
+export async function refusedUpgradeStatus(
+  app: FastifyInstance,
+  path: string,
+  headers: Record<string, string> = {},
+) {
+  const base = await wsBase(app);
+  return new Promise<number>((resolve, reject) => {
+    const ws = new WebSocket(`${base}${path}`, { headers });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.once('open', () => {
+      ws.close();
+      reject(new Error('upgrade was accepted'));
+    });
+    ws.once('error', () => {});
+  });
+}
+
+/** Polls until the condition holds (events crossing instances arrive a moment later). */
+export async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
