@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as core from './migrations/20261123_0001_core.js';
+import * as messages from './migrations/20261123_0200_messages.js';
 
 /**
  * Every migration in order. Add new ones at the end; never edit one that has been released.
@@ -7,6 +8,7 @@ import * as core from './migrations/20261123_0001_core.js';
  */
 const migrations: Record<string, Migration> = {
   '20261123_0001_core': core,
+  '20261123_0200_messages': messages,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -81,6 +81,18 @@ export interface ChangeLogTable {
   changed_at: number;
 }
 
+export interface MessagesTable {
+  /** storage order: "send order" even when sent_at ties */
+  seq: Generated<number>;
+  id: string;
+  sender_id: string;
+  receiver_id: string;
+  body: string;
+  sent_at: number;
+  /** null until delivered; set once, never changed */
+  delivered_at: number | null;
+}
+
 export interface DB {
   inventories: InventoriesTable;
   users: UsersTable;
@@ -90,4 +102,5 @@ export interface DB {
   items: ItemsTable;
   settings: SettingsTable;
   change_log: ChangeLogTable;
+  messages: MessagesTable;
 }

@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthUser } from '../auth/auth.service.js';
+import type { BusEvent, EventBus } from '../realtime/bus.js';
+import type { MessagesService } from './messages.service.js';
+
+type Frame = { type: string; [key: string]: unknown };
+
+/** What messaging needs from the socket manager (src/realtime/hub.ts). */
+export interface MessageSocketHub {
+  sendToUser(userId: string, frame: Frame): void;
+  isOnline(userId: string): boolean;
+  onConnect(handler: (user: AuthUser, send: (frame: Frame) => void) => void | Promise<void>): void;
+  onClientFrame(
+    type: string,
+    handler: (user: AuthUser, frame: Record<string, unknown>) => void | Promise<void>,
+  ): void;
+}
+
+const MAX_ACK_IDS = 500;
+
+/** `ack {messageId}`, or `ack {messageIds: [...]}` for a batch; anything else acks nothing. */
+export function ackedIds(frame: Record<string, unknown>): string[] {
+  const ids: unknown[] = Array.isArray(frame.messageIds)
+    ? frame.messageIds.slice(0, MAX_ACK_IDS)
+    : [frame.messageId];
+  return ids.filter((id): id is string => typeof id === 'string');
+}
+
+/**
+ * Connects messaging to the sockets. Every instance hears every bus event and pushes to its own
+ * sockets, so a receiver on instance B gets what a sender posted to instance A.
+ */
+export function connectMessagesToHub(deps: {
+  hub: MessageSocketHub;
+  bus: EventBus;
+  messages: MessagesService;
+  log: FastifyBaseLogger;
+}) {
+  const { hub, bus, messages, log } = deps;
+
+  /** SPEC's notifyNewMessage: pushes a stored message to the receiver's sockets here. */
+  async function notifyNewMessage(messageId: string, receiverId: string): Promise<void> {
+    if (!hub.isOnline(receiverId)) return; // no socket here either; it goes out on connect
+    const message = await messages.get(messageId);
+    if (!message || message.deliveredAt !== null) return;
+    hub.sendToUser(receiverId, { type: 'new_message', message });
+  }
+
+  function onEvent(event: BusEvent): void {
+    if (event.type === 'messageCreated') {
+      notifyNewMessage(event.messageId, event.receiverId).catch((err) =>
+        log.error({ err, messageId: event.messageId }, 'new message push failed'),
+      );
+    } else if (event.type === 'messageDelivered') {
+      hub.sendToUser(event.senderId, {
+        type: 'message_delivered',
+        messageId: event.messageId,
+        deliveredAt: event.deliveredAt,
+      });
+    }
+  }
+  const unsubscribe = bus.subscribe(onEvent);
+
+  // Every (re)connect gets every undelivered message, oldest first, on that socket only.
+  hub.onConnect(async (user, send) => {
+    await messages.forEachUndelivered(user.id, (batch) => {
+      for (const message of batch) send({ type: 'new_message', message });
+    });
+  });
+
+  // Only the receiver's own messages are marked; other ids are ignored.
+  hub.onClientFrame('ack', async (user, frame) => {
+    await messages.markDelivered(user.id, ackedIds(frame));
+  });
+
+  return { notifyNewMessage, close: unsubscribe };
+}

@@ -1,0 +1,99 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Guards } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
+import { badRequest } from '../http/errors.js';
+import { errors, Uuid } from '../http/schemas.js';
+import { MessageSchema } from './messages.mapper.js';
+import { MAX_BODY_CHARACTERS } from './messages.rules.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type MessagesService } from './messages.service.js';
+
+const SendBody = Type.Object(
+  {
+    receiverId: Type.String({ maxLength: 100, description: 'the id of the receiving user' }),
+    body: Type.String({
+      maxLength: MAX_BODY_CHARACTERS,
+      description: `1-${MAX_BODY_CHARACTERS} characters, not only whitespace`,
+    }),
+    id: Type.Optional({
+      ...Uuid,
+      description: 'client-generated UUID: a retry with the same id and content is answered 200',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const ConversationQuery = Type.Object(
+  {
+    before: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'only messages sent before this (epoch ms)' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+// The JSON schema compiler coerces scalars (123 → "123"); a message field must really be text.
+async function requireTextFields(request: FastifyRequest): Promise<void> {
+  const body = request.body as Record<string, unknown> | null;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  for (const field of ['receiverId', 'body', 'id']) {
+    if (field in body && typeof body[field] !== 'string') {
+      throw badRequest(`body.${field} must be a string`);
+    }
+  }
+}
+
+/** /api/messages: direct messages between signed-in users. */
+export function messageRoutes(deps: {
+  messages: MessagesService;
+  guards: Guards;
+}): FastifyPluginAsyncTypebox {
+  const { messages, guards } = deps;
+  return async (app) => {
+    app.addSchema(MessageSchema);
+    app.addHook('onRequest', guards.authenticate);
+    const common = { tags: ['messages'], security: [{ bearer: [] }] };
+
+    app.post(
+      '/api/messages',
+      {
+        preValidation: requireTextFields,
+        schema: {
+          ...common,
+          summary:
+            'Send a message to another user (any signed-in user). Stored before it is pushed; ' +
+            '201 when stored, 200 when a retry with the same id returns the stored message.',
+          body: SendBody,
+          response: {
+            200: Type.Ref('Message'),
+            201: Type.Ref('Message'),
+            ...errors(400, 401, 404, 409),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { message, created } = await messages.send(callerOf(request), request.body);
+        return reply.status(created ? 201 : 200).send(message);
+      },
+    );
+
+    app.get(
+      '/api/messages/:userId',
+      {
+        schema: {
+          ...common,
+          summary:
+            'The conversation between the caller (any signed-in user) and another user, newest ' +
+            'last; marks what the caller received in it as delivered.',
+          params: Type.Object({ userId: Type.String({ maxLength: 100 }) }),
+          querystring: ConversationQuery,
+          response: { 200: Type.Array(Type.Ref('Message')), ...errors(400, 401, 404) },
+        },
+      },
+      (request) => messages.conversation(callerOf(request), request.params.userId, request.query),
+    );
+  };
+}

@@ -1,0 +1,213 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AuthUser } from '../auth/auth.service.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/executor.js';
+import type { DB } from '../db/types.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import type { EventBus } from '../realtime/bus.js';
+import type { UsersService } from '../users/users.service.js';
+import { toMessageDto, type MessageDto } from './messages.mapper.js';
+import * as repo from './messages.repository.js';
+import { checkBody, isUuid } from './messages.rules.js';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+const BATCH = 200;
+
+export interface SendInput {
+  receiverId: string;
+  body: string;
+  /** client-generated id: a retry with the same id and content returns the stored message */
+  id?: string;
+}
+
+/**
+ * Store-and-forward messaging. A message is committed before anything is pushed; pushing is the
+ * realtime adapter's job, driven by the events published here after each write.
+ */
+export function createMessagesService(deps: {
+  db: Kysely<DB>;
+  users: UsersService;
+  bus: EventBus;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}) {
+  const { db, users, bus, clock, log } = deps;
+
+  // The message is stored whatever happens here: a lost event only delays delivery to the
+  // receiver's next (re)connect, so a failing bus must not fail the request.
+  async function publish(event: Parameters<EventBus['publish']>[0]): Promise<void> {
+    try {
+      await bus.publish(event);
+    } catch (err) {
+      log.warn({ err, eventType: event.type }, 'message event not published');
+    }
+  }
+
+  async function requireOtherUser(callerId: string, userId: string, self: string) {
+    if (userId === callerId) throw badRequest(self);
+    if (!isUuid(userId) || !(await users.findRowById(userId))) {
+      throw notFound(`No user with id ${userId}`);
+    }
+  }
+
+  /** An existing message under the client's id: the same message again, or a clash (409). */
+  async function replay(id: string, sender: AuthUser, input: SendInput) {
+    const existing = await repo.findMessage(db, id);
+    if (!existing) return null;
+    const same =
+      existing.sender_id === sender.id &&
+      existing.receiver_id === input.receiverId &&
+      existing.body === input.body;
+    if (!same) throw conflict(`A different message with id ${id} exists`);
+    if (existing.delivered_at === null) {
+      // the first attempt may have died between storing and announcing
+      await publish({
+        type: 'messageCreated',
+        messageId: id,
+        receiverId: existing.receiver_id,
+        senderId: sender.id,
+      });
+    }
+    return toMessageDto(existing);
+  }
+
+  async function markDelivered(receiverId: string, messageIds: readonly string[]) {
+    const ids = [...new Set(messageIds)].filter(isUuid);
+    const changed: { id: string; deliveredAt: number }[] = [];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const rows = await repo.markDelivered(db, receiverId, ids.slice(i, i + BATCH), clock());
+      for (const row of rows) {
+        changed.push({ id: row.id, deliveredAt: row.delivered_at });
+        await publish({
+          type: 'messageDelivered',
+          messageId: row.id,
+          senderId: row.sender_id,
+          deliveredAt: row.delivered_at,
+        });
+      }
+    }
+    return changed;
+  }
+
+  return {
+    /** Stores a message; `created` is false when this was a retry of a stored one. */
+    async send(
+      sender: AuthUser,
+      input: SendInput,
+    ): Promise<{ message: MessageDto; created: boolean }> {
+      checkBody(input.body);
+      await requireOtherUser(sender.id, input.receiverId, 'You cannot send a message to yourself');
+      const id = input.id ?? crypto.randomUUID();
+      if (input.id !== undefined) {
+        const again = await replay(id, sender, input);
+        if (again) return { message: again, created: false };
+      }
+      const row = {
+        id,
+        sender_id: sender.id,
+        receiver_id: input.receiverId,
+        body: input.body,
+        sent_at: clock(),
+        delivered_at: null,
+      };
+      try {
+        await repo.insertMessage(db, row);
+      } catch (err) {
+        if (isUniqueViolation(err)) {
+          // a concurrent retry with the same id won the race
+          const again = await replay(id, sender, input);
+          if (again) return { message: again, created: false };
+        }
+        if (isForeignKeyViolation(err)) throw notFound(`No user with id ${input.receiverId}`);
+        throw err;
+      }
+      await publish({
+        type: 'messageCreated',
+        messageId: id,
+        receiverId: row.receiver_id,
+        senderId: sender.id,
+      });
+      return {
+        message: toMessageDto({ ...row, seq: 0, sender_username: sender.username }),
+        created: true,
+      };
+    },
+
+    /**
+     * The conversation between the caller and another user, oldest first, ending before
+     * `before`. Messages sharing the oldest timestamp are never split across pages, so a page may
+     * exceed `limit`. What the caller received in it counts as delivered.
+     */
+    async conversation(
+      caller: AuthUser,
+      otherId: string,
+      page: { before?: number; limit?: number },
+    ): Promise<MessageDto[]> {
+      await requireOtherUser(caller.id, otherId, 'A conversation needs another user than yourself');
+      const limit = page.limit ?? DEFAULT_PAGE_SIZE;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+        throw badRequest(`querystring.limit must be from 1 to ${MAX_PAGE_SIZE}`);
+      }
+      const rows = await repo.listConversationPage(
+        db,
+        caller.id,
+        otherId,
+        page.before ?? null,
+        limit,
+      );
+      const oldest = rows.at(-1);
+      if (oldest && rows.length === limit) {
+        const seen = new Set(rows.map((r) => r.id));
+        const ties = await repo.listConversationAt(db, caller.id, otherId, oldest.sent_at);
+        rows.push(...ties.filter((r) => !seen.has(r.id)));
+      }
+      rows.sort((a, b) => a.sent_at - b.sent_at || a.seq - b.seq);
+      const unread = rows.filter((r) => r.receiver_id === caller.id && r.delivered_at === null);
+      const delivered = new Map(
+        (
+          await markDelivered(
+            caller.id,
+            unread.map((r) => r.id),
+          )
+        ).map((d) => [d.id, d.deliveredAt]),
+      );
+      return rows.map((r) =>
+        toMessageDto({ ...r, delivered_at: r.delivered_at ?? delivered.get(r.id) ?? null }),
+      );
+    },
+
+    /** One message, or undefined when it does not exist (any more). */
+    async get(id: string): Promise<MessageDto | undefined> {
+      const row = await repo.findMessage(db, id);
+      return row && toMessageDto(row);
+    },
+
+    /**
+     * SPEC's mark-delivered operation: sets deliveredAt once on the receiver's messages among
+     * `messageIds` (other ids are ignored) and tells each sender. Returns what changed.
+     */
+    markDelivered,
+
+    /** Every undelivered message for the receiver, in send order, a batch at a time. */
+    async forEachUndelivered(
+      receiverId: string,
+      visit: (batch: MessageDto[]) => void | Promise<void>,
+    ) {
+      let after = 0;
+      for (;;) {
+        const rows = await repo.listUndelivered(db, receiverId, after, BATCH);
+        if (rows.length === 0) return;
+        await visit(rows.map(toMessageDto));
+        if (rows.length < BATCH) return;
+        after = rows.at(-1)!.seq;
+      }
+    },
+
+    /** Messages stored but not yet delivered, for the metrics endpoint. */
+    countPending: () => repo.countUndelivered(db),
+  };
+}
+
+export type MessagesService = ReturnType<typeof createMessagesService>;

@@ -1,0 +1,41 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Guards } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
+import { errors } from '../http/schemas.js';
+import type { UsersService } from './users.service.js';
+
+const DirectoryEntry = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  isOnline: Type.Boolean({ description: 'has a live socket on any server instance' }),
+});
+
+/** GET /api/users: whom a signed-in user can message. */
+export function directoryRoutes(deps: {
+  users: UsersService;
+  guards: Guards;
+  isOnline: (userId: string) => boolean;
+}): FastifyPluginAsyncTypebox {
+  const { users, guards, isOnline } = deps;
+  return async (app) => {
+    app.get(
+      '/api/users',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          tags: ['messages'],
+          security: [{ bearer: [] }],
+          summary: 'Every user except the caller, by username (any signed-in user)',
+          response: { 200: Type.Array(DirectoryEntry), ...errors(401) },
+        },
+      },
+      async (request) => {
+        const callerId = callerOf(request).id;
+        return (await users.list())
+          .filter((user) => user.id !== callerId)
+          .map((user) => ({ id: user.id, username: user.username, isOnline: isOnline(user.id) }))
+          .sort((a, b) => a.username.localeCompare(b.username, 'en', { sensitivity: 'base' }));
+      },
+    );
+  };
+}
