@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { isPostgres } from './migrations/helpers.js';
 import * as core from './migrations/20261123_0001_core.js';
 import * as messages from './migrations/20261123_0200_messages.js';
 
@@ -13,7 +14,16 @@ const migrations: Record<string, Migration> = {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: a database
+  // holding several Larder schemas (tests, several deployments) would find another's tables.
+  const schema = isPostgres(db)
+    ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name
+    : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
