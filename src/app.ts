@@ -7,6 +7,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { adminBackupRoutes } from './backups/backups.routes.js';
+import { createBackupsService, type BackupsService } from './backups/backups.service.js';
+import { createMetrics } from './metrics/metrics.js';
+import { registerMetrics } from './metrics/metrics.routes.js';
 import { createAuthService, type AuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createLoginThrottle } from './auth/login-throttle.js';
@@ -17,6 +21,7 @@ import { createGuards, type Guards } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
+import { schemaController } from './http/validation.js';
 import { ErrorBody } from './http/schemas.js';
 import {
   createInventoriesService,
@@ -30,6 +35,10 @@ import { releasesModule } from './releases/releases.module.js';
 import { UserSchema } from './users/users.mapper.js';
 import { adminUserRoutes } from './users/users.routes.js';
 import { createUsersService, type UsersService } from './users/users.service.js';
+import { connectMessagesToHub } from './messages/messages.realtime.js';
+import { messageRoutes } from './messages/messages.routes.js';
+import { createMessagesService, type MessagesService } from './messages/messages.service.js';
+import { directoryRoutes } from './users/directory.routes.js';
 
 export interface BuildOptions {
   /** Fastify logger setting; defaults to JSON logs at config.logLevel. */
@@ -50,7 +59,9 @@ export interface AppContext {
   auth: AuthService;
   users: UsersService;
   inventories: InventoriesService;
+  backups: BackupsService;
   hub: SocketHub;
+  messages: MessagesService;
 }
 
 declare module 'fastify' {
@@ -72,7 +83,7 @@ export async function buildApp(
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const database = await createDatabase(config);
@@ -114,6 +125,7 @@ export async function buildApp(
     clock,
   });
   const guards = createGuards(auth, config.adminToken);
+  const backups = createBackupsService({ database, config, clock, log: app.log });
   const hub = createSocketHub({
     bus,
     log: app.log,
@@ -121,6 +133,9 @@ export async function buildApp(
     revisionOf: inventories.revisionOf,
     heartbeatMs: options.heartbeatMs,
   });
+  const messages = createMessagesService({ db, users, bus, clock, log: app.log });
+  const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log: app.log });
+  app.addHook('onClose', async () => messagesRealtime.close());
   app.addHook('onClose', async () => {
     hub.close();
     await bus.close();
@@ -135,12 +150,21 @@ export async function buildApp(
     auth,
     users,
     inventories,
+    backups,
     hub,
+    messages,
   };
   app.decorate('larder', context);
   app.decorateRequest('user', null);
 
   registerErrorHandling(app);
+  const metrics = createMetrics({
+    socketCount: () => hub.socketCount(),
+    pendingMessages: () => messages.countPending(),
+    latestBackupAt: async () => (await backups.latest())?.createdAt ?? null,
+    clock,
+  });
+  await registerMetrics(app, { metrics, guards }); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
   // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -152,7 +176,10 @@ export async function buildApp(
   await app.register(authRoutes({ auth, users, guards }));
   await app.register(adminUserRoutes({ users, guards }));
   await app.register(adminInventoryRoutes({ inventories, guards }));
+  await app.register(adminBackupRoutes({ backups, guards }));
   await app.register(realtimeRoutes({ hub, guards }));
+  await app.register(messageRoutes({ messages, guards }));
+  await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));
   await app.register(releasesModule({ config, guards, log: app.log }));
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, app.log);
@@ -162,6 +189,8 @@ export async function buildApp(
   );
   prune.unref();
   app.addHook('onClose', async () => clearInterval(prune));
+  backups.startSchedule();
+  app.addHook('preClose', () => backups.stop());
   return app;
 }
 

@@ -73,5 +73,5 @@ export function connectMessagesToHub(deps: {
     await messages.markDelivered(user.id, ackedIds(frame));
   });
 
-  return { notifyNewMessage, close: unsubscribe };
+  return { notifyNewMessage, close: (): void => void unsubscribe() };
 }
