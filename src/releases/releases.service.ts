@@ -1,0 +1,78 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { renderHomePage } from './home-page.js';
+import { resolveInside } from './safe-path.js';
+import type { VersionRecord, VersionStore } from './version.store.js';
+import type { WebAssets } from './web-assets.js';
+
+export interface VersionInfo extends VersionRecord {
+  apkUrl: string;
+}
+
+/** Where served files come from and what they are sent as. */
+const CONTENT_TYPES: Record<string, string> = {
+  apk: 'application/vnd.android.package-archive',
+  aab: 'application/octet-stream',
+  json: 'application/json',
+  txt: 'text/plain; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  woff2: 'font/woff2',
+};
+
+/** Release distribution: the version store, the APK link, the home page and served files. */
+export function createReleasesService(deps: {
+  store: VersionStore;
+  web: WebAssets;
+  dataDir: string;
+  appName: string;
+  apkFile: string;
+}) {
+  const staticDir = path.join(deps.dataDir, 'static');
+  const apkUrlFor = (origin: string) => `${origin}/static/${encodeURIComponent(deps.apkFile)}`;
+
+  async function versionInfo(origin: string): Promise<VersionInfo> {
+    return { ...(await deps.store.read()), apkUrl: apkUrlFor(origin) };
+  }
+
+  return {
+    versionInfo,
+
+    async publish(version: VersionRecord, origin: string): Promise<VersionInfo> {
+      const stored = await deps.store.write(version);
+      return { ...stored, apkUrl: apkUrlFor(origin) };
+    },
+
+    async homePage(origin: string): Promise<string> {
+      const info = await versionInfo(origin);
+      const apk = await fs.stat(path.join(staticDir, deps.apkFile)).catch(() => null);
+      return renderHomePage({
+        appName: deps.appName,
+        ...info,
+        apkAvailable: apk?.isFile() ?? false,
+        assets: deps.web.home(),
+      });
+    },
+
+    /** A file below <dataDir>/static/ by its still-encoded URL path, or null. */
+    staticFile: (encodedPath: string) => resolveInside(staticDir, encodedPath),
+
+    /** A built web asset below web/dist/assets/ by its still-encoded URL path, or null. */
+    assetFile: (encodedPath: string) =>
+      resolveInside(path.join(deps.web.dist, 'assets'), encodedPath),
+
+    adminIndex: () => deps.web.adminIndex(),
+
+    contentTypeOf(file: string): string {
+      const ext = path.extname(file).slice(1).toLowerCase();
+      return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    },
+  };
+}
+
+export type ReleasesService = ReturnType<typeof createReleasesService>;

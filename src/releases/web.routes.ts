@@ -1,0 +1,114 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { AppError, notFound } from '../http/errors.js';
+import { errors } from '../http/schemas.js';
+import { originOf } from './releases.routes.js';
+import type { ReleasesService } from './releases.service.js';
+import { DOWNLOAD_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from './security-headers.js';
+import { sendFile } from './send-file.js';
+
+const WildcardParams = Type.Object({ '*': Type.String() });
+const FileResponse = { 200: Type.String({ description: 'the file' }), ...errors(404) };
+
+/** The still-encoded request path below `prefix` (Fastify's `*` param is already decoded). */
+function encodedPathBelow(request: FastifyRequest, prefix: string): string {
+  const pathname = request.url.split('?')[0]!;
+  return pathname.startsWith(prefix) ? pathname.slice(prefix.length) : '';
+}
+
+/** Public pages and files: `/`, `/admin/`, the built `/assets/*`, and `/static/*` from the data dir. */
+export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsyncTypebox {
+  const { releases } = deps;
+  return async (app) => {
+    const html = { 200: Type.String({ description: 'text/html page' }) };
+
+    app.get(
+      '/',
+      {
+        schema: {
+          tags: ['public'],
+          summary: 'Home page with the APK link and QR code (public)',
+          response: html,
+        },
+      },
+      async (request, reply) =>
+        reply
+          .headers(PAGE_SECURITY_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(await releases.homePage(originOf(request))),
+    );
+
+    app.get('/admin', { schema: { hide: true } }, (_request, reply) =>
+      reply.redirect('/admin/', 301),
+    );
+
+    app.get(
+      '/admin/',
+      {
+        schema: {
+          tags: ['public'],
+          summary: 'The admin web interface (public page; its API calls need an admin token)',
+          response: { ...html, ...errors(503) },
+        },
+      },
+      async (request, reply) => {
+        const index = releases.adminIndex();
+        if (!index) {
+          throw new AppError(
+            503,
+            'unavailable',
+            'The web interface is not built: run npm run build:web',
+          );
+        }
+        return sendFile(request, reply, index, {
+          contentType: 'text/html; charset=utf-8',
+          cacheControl: 'no-cache',
+          ranges: false,
+          extraHeaders: PAGE_SECURITY_HEADERS,
+        });
+      },
+    );
+
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/assets/*',
+      schema: {
+        tags: ['public'],
+        summary: 'Built web assets (public)',
+        params: WildcardParams,
+        response: FileResponse,
+      },
+      handler: async (request, reply) => {
+        const file = await releases.assetFile(encodedPathBelow(request, '/assets/'));
+        if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
+        return sendFile(request, reply, file, {
+          contentType: releases.contentTypeOf(file),
+          cacheControl: 'public, max-age=31536000, immutable',
+          ranges: false,
+        });
+      },
+    });
+
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/static/*',
+      compress: false,
+      schema: {
+        tags: ['public'],
+        summary: 'Files from <dataDir>/static/, such as the APK (public; Range and ETag)',
+        params: WildcardParams,
+        response: { ...FileResponse, 206: Type.String(), 304: Type.Null(), ...errors(416) },
+      },
+      handler: async (request, reply) => {
+        const file = await releases.staticFile(encodedPathBelow(request, '/static/'));
+        if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
+        return sendFile(request, reply, file, {
+          contentType: releases.contentTypeOf(file),
+          cacheControl: 'no-cache',
+          ranges: true,
+          extraHeaders: DOWNLOAD_SECURITY_HEADERS,
+        });
+      },
+    });
+  };
+}
