@@ -21,6 +21,7 @@ import { createGuards, type Guards } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
+import { schemaController } from './http/validation.js';
 import { ErrorBody } from './http/schemas.js';
 import {
   createInventoriesService,
@@ -82,7 +83,7 @@ export async function buildApp(
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const database = await createDatabase(config);

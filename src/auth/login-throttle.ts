@@ -1,8 +1,9 @@
 import { AppError } from '../http/errors.js';
 
 /**
- * Counts failed logins per username and per client address in a fixed window. Kept in memory:
- * with several instances each one counts on its own (docs/security.md).
+ * Counts failed logins per username (`limit`) and per client address (5 × `limit`, since a
+ * household shares one address) in a fixed window. Kept in memory: with several instances each
+ * one counts on its own (docs/security.md).
  */
 export function createLoginThrottle(options: {
   limit: number;
@@ -22,7 +23,8 @@ export function createLoginThrottle(options: {
     check(username: string, address: string): void {
       for (const key of [`u:${username.toLowerCase()}`, `a:${address}`]) {
         const entry = current(key);
-        if (entry && entry.count >= options.limit) {
+        const limit = key.startsWith('u:') ? options.limit : options.limit * 5;
+        if (entry && entry.count >= limit) {
           const retryAfter = Math.max(1, Math.ceil((entry.resetAt - options.clock()) / 1000));
           throw new AppError(
             429,
