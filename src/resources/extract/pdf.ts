@@ -1,0 +1,121 @@
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  calendarDate,
+  cleanText,
+  emptyMetadata,
+  languageCode,
+  splitKeywords,
+  UnreadableFileError,
+  type ExtractedMetadata,
+} from './types.js';
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjs: Promise<PdfJs> | null = null;
+const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
+const require = createRequire(import.meta.url);
+const STANDARD_FONTS =
+  pathToFileURL(
+    path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts'),
+  ).href + '/';
+
+const CHUNK = 64 * 1024;
+const TEXT_PAGES = 3;
+const TEXT_SAMPLE = 2000;
+
+/**
+ * PDF document info and XMP through pdf.js. The file is read on demand in 64 kB ranges
+ * (disableAutoFetch), so a 25 MB PDF never sits in memory whole: pdf.js only fetches the xref,
+ * the info dictionary, the metadata stream and the first pages' text.
+ */
+export async function extractPdf(file: string): Promise<ExtractedMetadata> {
+  const { getDocument, PDFDataRangeTransport } = await loadPdfJs();
+  const handle = await fs.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const initial = await readRange(handle, 0, Math.min(size, CHUNK));
+    const transport = new PDFDataRangeTransport(size, initial);
+    transport.requestDataRange = (begin: number, end: number) => {
+      readRange(handle, begin, end).then(
+        (chunk) => transport.onDataRange(begin, chunk),
+        () => transport.abort(),
+      );
+    };
+    const task = getDocument({
+      range: transport,
+      length: size,
+      rangeChunkSize: CHUNK,
+      disableAutoFetch: true,
+      disableStream: true,
+      standardFontDataUrl: STANDARD_FONTS,
+      isEvalSupported: false,
+      useSystemFonts: false,
+      verbosity: 0,
+    });
+    try {
+      const doc = await task.promise.catch((err: unknown) => {
+        if ((err as { name?: string }).name === 'PasswordException') return null;
+        throw new UnreadableFileError(`not a readable PDF (${(err as Error).message})`);
+      });
+      if (!doc) {
+        return {
+          ...emptyMetadata(),
+          notes: ['the PDF is password-protected; metadata unreadable'],
+        };
+      }
+      return await readDocument(doc);
+    } finally {
+      await task.destroy();
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+async function readDocument(doc: PdfDocument): Promise<ExtractedMetadata> {
+  const { info, metadata } = (await doc.getMetadata()) as unknown as {
+    info: Record<string, unknown>;
+    metadata: { get(name: string): unknown } | null;
+  };
+  const xmp = (name: string): unknown => metadata?.get(name) ?? null;
+  const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
+  const result = emptyMetadata();
+  result.title = cleanText(info.Title, 500) ?? cleanText(first(xmp('dc:title')), 500);
+  result.author = cleanText(info.Author, 500) ?? cleanText(first(xmp('dc:creator')), 500);
+  result.description = cleanText(info.Subject) ?? cleanText(first(xmp('dc:description')));
+  result.keywords = [...splitKeywords(info.Keywords), ...splitKeywords(xmp('dc:subject'))];
+  result.language = languageCode(info.Language) ?? languageCode(first(xmp('dc:language')));
+  result.releaseDate =
+    calendarDate(info.CreationDate) ?? calendarDate(first(xmp('xmp:createdate')));
+  result.text = await sampleText(doc);
+  if (!result.description) {
+    result.description = `${doc.numPages} page${doc.numPages === 1 ? '' : 's'}`;
+  }
+  return result;
+}
+
+async function sampleText(doc: PdfDocument): Promise<string> {
+  let text = '';
+  for (let n = 1; n <= Math.min(doc.numPages, TEXT_PAGES) && text.length < TEXT_SAMPLE; n++) {
+    try {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      text += content.items.map((item) => ('str' in item ? item.str : '')).join(' ') + '\n';
+      page.cleanup();
+    } catch {
+      break; // text is only a hint for language detection
+    }
+  }
+  return text.slice(0, TEXT_SAMPLE);
+}
+
+async function readRange(handle: fs.FileHandle, begin: number, end: number): Promise<Uint8Array> {
+  const buffer = new Uint8Array(Math.max(0, end - begin));
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, begin);
+  return buffer.subarray(0, bytesRead);
+}

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SevenZipImport, { type SevenZipModuleFactory } from '7z-wasm';
+import {
+  ArchiveRefusedError,
+  checkListing,
+  type ArchiveLimits,
+  type ArchiveMember,
+  type ChooseTarget,
+} from './archive.js';
+
+// a CommonJS (UMD) module: the factory is the default export at run time, typed one level down
+const SevenZip = ((SevenZipImport as unknown as { default?: SevenZipModuleFactory }).default ??
+  SevenZipImport) as SevenZipModuleFactory;
+
+const corrupt = (why: string) =>
+  new ArchiveRefusedError('corrupt', `The 7z archive is corrupt or truncated: ${why}`);
+
+interface Listed extends ArchiveMember {
+  isDirectory: boolean;
+  encrypted: boolean;
+}
+
+/**
+ * 7-Zip compiled to WebAssembly, a fresh instance per run (DESIGN.md). The archive's folder is
+ * mounted read-only-in-practice through NODEFS; nothing is ever extracted onto a real path by
+ * 7-Zip itself: `e -so` streams every member, in archive order, to stdout, and the bytes are
+ * routed to the caller's generated file names by the sizes from the listing.
+ */
+export async function extractSevenZip(
+  file: string,
+  limits: ArchiveLimits,
+  choose: ChooseTarget,
+): Promise<void> {
+  const listing = await run(file, ['l', '-slt', '-t7z'], null);
+  if (listing.code !== 0) throw corrupt(listing.errors || 'cannot open the file as a 7z archive');
+  const members = parseListing(listing.output).filter((m) => !m.isDirectory);
+  checkListing('7z', members, limits);
+  const targets = members.map((m) => (m.size > 0 ? choose(m) : null));
+  if (targets.every((t) => t === null)) return;
+
+  const router = createRouter(members, targets);
+  try {
+    const result = await run(file, ['e', '-so', '-t7z'], router.write);
+    router.finish();
+    if (result.code !== 0) throw corrupt(result.errors || `7-Zip exit code ${result.code}`);
+    if (router.total() !== members.reduce((sum, m) => sum + m.size, 0)) {
+      throw corrupt('the unpacked size does not match the listing');
+    }
+  } catch (err) {
+    router.abort();
+    throw err;
+  }
+}
+
+async function run(
+  file: string,
+  args: string[],
+  sink: ((byte: number) => void) | null,
+): Promise<{ code: number; output: string; errors: string }> {
+  const output: number[] = [];
+  let errors = '';
+  const previousExitCode = process.exitCode;
+  const sevenZip = await SevenZip({
+    stdout: sink ?? ((byte: number) => void output.push(byte)),
+    stderr: (byte: number) => void (errors.length < 2000 && (errors += String.fromCharCode(byte))),
+  });
+  sevenZip.FS.mkdir('/in');
+  sevenZip.FS.mount(sevenZip.NODEFS, { root: path.dirname(file) }, '/in');
+  let code: number;
+  try {
+    // -p with a dummy password: an encrypted archive fails instead of prompting for one
+    const result = sevenZip.callMain([...args, '-pnone', '-bd', `/in/${path.basename(file)}`]);
+    code = typeof result === 'number' ? result : 0;
+  } catch (thrown) {
+    code = typeof thrown === 'number' ? thrown || 2 : 2; // 7-Zip throws bare exit codes
+  } finally {
+    process.exitCode = previousExitCode; // 7z-wasm sets it on failure
+  }
+  const cleaned = errors
+    .replace(/\s+/g, ' ')
+    .replace(/\/in\//g, '')
+    .trim();
+  return { code, output: Buffer.from(output).toString('utf8'), errors: cleaned };
+}
+
+function parseListing(text: string): Listed[] {
+  const body = text.split(/^-{10}$/m)[1] ?? '';
+  return body
+    .split(/\n\s*\n/)
+    .map((block) => {
+      const fields = new Map<string, string>();
+      for (const line of block.split('\n')) {
+        const match = /^([A-Za-z ]+?) = ?(.*)$/.exec(line.trim());
+        if (match) fields.set(match[1]!, match[2]!);
+      }
+      return fields;
+    })
+    .filter((f) => f.has('Path'))
+    .map((f) => ({
+      name: f.get('Path')!,
+      size: Number(f.get('Size') || 0),
+      isDirectory: f.get('Folder') === '+' || /^D/.test(f.get('Attributes') ?? ''),
+      encrypted: f.get('Encrypted') === '+',
+    }));
+}
+
+/** Sends the concatenated stdout bytes to the member each belongs to, 64 kB at a time. */
+function createRouter(members: Listed[], targets: (string | null)[]) {
+  const buffer = Buffer.alloc(64 * 1024);
+  let fill = 0;
+  let index = -1;
+  let remaining = 0;
+  let fd: number | null = null;
+  let total = 0;
+  const flush = () => {
+    if (fd !== null && fill > 0) fs.writeSync(fd, buffer, 0, fill);
+    fill = 0;
+  };
+  const close = () => {
+    flush();
+    if (fd !== null) fs.closeSync(fd);
+    fd = null;
+  };
+  const advance = () => {
+    close();
+    do index++;
+    while (index < members.length && members[index]!.size === 0);
+    remaining = members[index]?.size ?? Infinity;
+    const target = targets[index];
+    if (target) fd = fs.openSync(target, 'wx');
+  };
+  return {
+    write(byte: number) {
+      total++;
+      if (remaining === 0 || index < 0) advance();
+      remaining--;
+      if (fd === null) return;
+      buffer[fill++] = byte;
+      if (fill === buffer.length) flush();
+    },
+    finish: close,
+    total: () => total,
+    abort() {
+      if (fd !== null) fs.closeSync(fd);
+      fd = null;
+      for (const target of targets) if (target) fs.rmSync(target, { force: true });
+    },
+  };
+}
