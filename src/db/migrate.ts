@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { isPostgres } from './migrations/helpers.js';
 import * as core from './migrations/20261123_0001_core.js';
 import * as messages from './migrations/20261123_0200_messages.js';
+import * as resources from './migrations/20261123_0300_resources.js';
 
 /**
  * Every migration in order. Add new ones at the end; never edit one that has been released.
@@ -10,6 +11,7 @@ import * as messages from './migrations/20261123_0200_messages.js';
 const migrations: Record<string, Migration> = {
   '20261123_0001_core': core,
   '20261123_0200_messages': messages,
+  '20261123_0300_resources': resources,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
