@@ -1,0 +1,116 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface BackupEntry {
+  name: string;
+  sizeBytes: number;
+  /** epoch ms: the moment of the snapshot (the file's modification time) */
+  createdAt: number;
+}
+
+/** Any dump an admin may list or download: a plain file name ending in .sql.gz. */
+export const BACKUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.sql\.gz$/;
+/** The names the server writes itself; only these are pruned. */
+const OWN_NAME = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
+const PARTIAL = /^\.larder-.*\.partial$/;
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface BackupLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** LARDER_BACKUP_DIR when it can be created and written, else <dataDir>/backups (with a warning). */
+export function resolveBackupDir(preferred: string, dataDir: string, log: BackupLog): string {
+  try {
+    ensureWritable(preferred);
+    return preferred;
+  } catch (err) {
+    const fallback = path.join(dataDir, 'backups');
+    log.warn(
+      { err: (err as Error).message, preferred, fallback },
+      `backup directory ${preferred} is not writable; writing backups to ${fallback}`,
+    );
+    fs.mkdirSync(fallback, { recursive: true, mode: 0o700 });
+    return fallback;
+  }
+}
+
+function ensureWritable(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const probe = path.join(dir, `.larder-probe-${process.pid}-${crypto.randomUUID()}`);
+  fs.writeFileSync(probe, '');
+  fs.unlinkSync(probe);
+}
+
+/** A temp name unique to this process and call: two instances never write the same file. */
+export function partialName(dir: string): string {
+  return path.join(dir, `.larder-${process.pid}-${crypto.randomBytes(6).toString('hex')}.partial`);
+}
+
+/** larder-YYYYMMDD-HHMMSS.sql.gz in UTC, with -2, -3, … when taken. */
+export function backupName(at: number, attempt: number): string {
+  const stamp = new Date(at).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `larder-${stamp}${attempt > 1 ? `-${attempt}` : ''}.sql.gz`;
+}
+
+/**
+ * Moves a finished temp file to its final name. A hard link fails when the name exists, so two
+ * instances finishing in the same second each get a name of their own instead of overwriting.
+ */
+export async function publish(dir: string, partial: string, at: number): Promise<string> {
+  for (let attempt = 1; attempt < 1000; attempt++) {
+    const name = backupName(at, attempt);
+    const target = path.join(dir, name);
+    try {
+      await fs.promises.link(partial, target);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
+      // a file system without hard links: best effort
+      if (fs.existsSync(target)) continue;
+      await fs.promises.rename(partial, target);
+      return name;
+    }
+    await fs.promises.unlink(partial);
+    return name;
+  }
+  throw new Error('no free backup name');
+}
+
+export async function listBackups(dir: string): Promise<BackupEntry[]> {
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const entries: BackupEntry[] = [];
+  for (const name of names.filter((n) => BACKUP_NAME.test(n))) {
+    const stat = await fs.promises.lstat(path.join(dir, name)).catch(() => null);
+    if (!stat?.isFile()) continue;
+    entries.push({ name, sizeBytes: stat.size, createdAt: Math.round(stat.mtimeMs) });
+  }
+  return entries.sort((a, b) => b.createdAt - a.createdAt || b.name.localeCompare(a.name));
+}
+
+export const isOwnBackup = (name: string) => OWN_NAME.test(name);
+
+/** Keeps the newest `keep` server-made backups; removes temp files left by a crash a day ago. */
+export async function prune(dir: string, keep: number, now: number): Promise<string[]> {
+  const own = (await listBackups(dir)).filter((e) => isOwnBackup(e.name));
+  const removed: string[] = [];
+  for (const entry of own.slice(keep)) {
+    await fs.promises.rm(path.join(dir, entry.name), { force: true });
+    removed.push(entry.name);
+  }
+  for (const name of await fs.promises.readdir(dir)) {
+    if (!PARTIAL.test(name)) continue;
+    const stat = await fs.promises.stat(path.join(dir, name)).catch(() => null);
+    if (stat && now - stat.mtimeMs > DAY_MS)
+      await fs.promises.rm(path.join(dir, name), { force: true });
+  }
+  return removed;
+}

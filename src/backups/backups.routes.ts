@@ -1,0 +1,96 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Guards } from '../http/auth.js';
+import { forbidden } from '../http/errors.js';
+import { errors } from '../http/schemas.js';
+import type { BackupsService } from './backups.service.js';
+
+const BackupEntry = Type.Object(
+  {
+    name: Type.String({ description: 'file name, ending in .sql.gz' }),
+    sizeBytes: Type.Integer(),
+    createdAt: Type.Integer({ description: 'epoch ms of the snapshot' }),
+  },
+  { $id: 'BackupEntry' },
+);
+
+const NameParams = Type.Object({
+  name: Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\\.sql\\.gz$',
+    description: 'a file name from the backup list',
+  }),
+});
+
+async function adminOnly(request: FastifyRequest): Promise<void> {
+  if (!request.user?.isAdmin) throw forbidden();
+}
+
+/** /api/admin/backups: admins only. */
+export function adminBackupRoutes(deps: {
+  backups: BackupsService;
+  guards: Guards;
+}): FastifyPluginAsyncTypebox {
+  const { backups, guards } = deps;
+  return async (app) => {
+    app.addSchema(BackupEntry);
+    const common = { tags: ['admin: backups'], security: [{ bearer: [] }] };
+    const onRequest = guards.requireAdmin;
+
+    app.get(
+      '/api/admin/backups',
+      {
+        onRequest,
+        schema: {
+          ...common,
+          summary: 'Admin: list the backups (*.sql.gz in the backup directory), newest first',
+          response: { 200: Type.Array(Type.Ref('BackupEntry')), ...errors(401, 403) },
+        },
+      },
+      () => backups.list(),
+    );
+
+    app.post(
+      '/api/admin/backups',
+      {
+        onRequest,
+        schema: {
+          ...common,
+          summary: 'Admin: write a backup now (a consistent snapshot of every table)',
+          response: { 201: Type.Ref('BackupEntry'), ...errors(401, 403) },
+        },
+      },
+      async (_request, reply) => reply.status(201).send(await backups.create()),
+    );
+
+    app.get(
+      '/api/admin/backups/:name',
+      {
+        // the admin UI downloads through a plain link: the token may come as ?token=
+        onRequest: [guards.authenticateAllowingQueryToken, adminOnly],
+        schema: {
+          ...common,
+          summary: 'Admin: download a backup (gzip-compressed SQL); bearer header or ?token=',
+          params: NameParams,
+          querystring: Type.Object({ token: Type.Optional(Type.String()) }),
+          response: {
+            200: Type.Unsafe<unknown>({
+              type: 'string',
+              format: 'binary',
+              description: 'application/gzip',
+            }),
+            ...errors(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { stream, sizeBytes } = await backups.open(request.params.name);
+        return reply
+          .type('application/gzip')
+          .header('content-length', sizeBytes)
+          .header('content-disposition', `attachment; filename="${request.params.name}"`)
+          .header('cache-control', 'no-store')
+          .send(stream);
+      },
+    );
+  };
+}

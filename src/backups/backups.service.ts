@@ -1,0 +1,134 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { sqlitePath, type Database } from '../db/database.js';
+import { badRequest, notFound } from '../http/errors.js';
+import * as files from './backup-files.js';
+import type { BackupEntry, BackupLog } from './backup-files.js';
+import * as repo from './backups.repository.js';
+import { writeDump } from './dump.js';
+
+export type { BackupEntry } from './backup-files.js';
+
+export interface ServiceLog extends BackupLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+const MAX_TICK_SECONDS = 60;
+
+/**
+ * Backups: on demand, on a schedule, listed newest first, opened for download, pruned to the
+ * newest `backupKeep`. Each backup is written to a temp name of its own and then published
+ * under its final name, so the list never shows a half-written file.
+ */
+export function createBackupsService(deps: {
+  database: Database;
+  config: Pick<
+    Config,
+    'dataDir' | 'backupDir' | 'backupIntervalSeconds' | 'backupKeep' | 'databaseSchema'
+  >;
+  clock: () => number;
+  log: ServiceLog;
+}) {
+  const { database, config, clock, log } = deps;
+  const dir = files.resolveBackupDir(config.backupDir, config.dataDir, log);
+  const inFlight = new Set<Promise<unknown>>();
+  let timer: NodeJS.Timeout | null = null;
+  let scheduledRunning = false;
+
+  async function create(): Promise<BackupEntry> {
+    const at = clock();
+    const partial = files.partialName(dir);
+    const started = performance.now();
+    try {
+      const summary = await writeDump({
+        database,
+        sqliteFile: sqlitePath(config),
+        file: partial,
+        createdAt: at,
+      });
+      await fs.promises.utimes(partial, at / 1000, at / 1000);
+      const name = await files.publish(dir, partial, at);
+      const { size } = await fs.promises.stat(path.join(dir, name));
+      const ms = Math.round(performance.now() - started);
+      log.info({ backup: name, ...summary, sizeBytes: size, ms }, 'backup written');
+      await files.prune(dir, config.backupKeep, clock()).catch((err: unknown) => {
+        log.warn({ err }, 'pruning old backups failed');
+      });
+      return { name, sizeBytes: size, createdAt: at };
+    } catch (err) {
+      await fs.promises.rm(partial, { force: true });
+      throw err;
+    }
+  }
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    inFlight.add(promise);
+    void promise.finally(() => inFlight.delete(promise)).catch(() => {});
+    return promise;
+  }
+
+  async function latest(): Promise<BackupEntry | null> {
+    return (await files.listBackups(dir)).find((e) => files.isOwnBackup(e.name)) ?? null;
+  }
+
+  /** A scheduled backup runs when the newest one is at least one interval old. */
+  async function runIfDue(): Promise<void> {
+    const due = async () => {
+      const newest = await latest();
+      if (newest && clock() - newest.createdAt < config.backupIntervalSeconds * 1000) return;
+      await create();
+    };
+    if (database.dialect === 'postgres') {
+      // several instances share the schedule: whoever takes the lock does the backup
+      await repo.withTryAdvisoryLock(database.db, lockKey(config.databaseSchema), due);
+    } else {
+      await due();
+    }
+  }
+
+  return {
+    dir,
+    create: () => track(create()),
+    list: () => files.listBackups(dir),
+    latest,
+
+    /** Opens a backup for download; the name must be a plain *.sql.gz file name. */
+    async open(name: string): Promise<{ stream: fs.ReadStream; sizeBytes: number }> {
+      if (!files.BACKUP_NAME.test(name)) throw badRequest('name is not a backup file name');
+      const file = path.join(dir, name);
+      const stat = await fs.promises.lstat(file).catch(() => null);
+      if (!stat?.isFile()) throw notFound(`No backup named ${name}`);
+      return { stream: fs.createReadStream(file), sizeBytes: stat.size };
+    },
+
+    startSchedule(): void {
+      if (config.backupIntervalSeconds === 0 || timer) return;
+      const tick = Math.min(config.backupIntervalSeconds, MAX_TICK_SECONDS) * 1000;
+      timer = setInterval(() => {
+        if (scheduledRunning) return;
+        scheduledRunning = true;
+        track(runIfDue())
+          .catch((err: unknown) => log.error({ err }, 'scheduled backup failed'))
+          .finally(() => (scheduledRunning = false));
+      }, tick);
+      timer.unref();
+    },
+
+    /** Stops the schedule and waits for backups being written. */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+/** Advisory locks are per database: derive the key from the schema so schemas do not meet. */
+function lockKey(schema: string): number {
+  return crypto.createHash('sha256').update(`larder-backup:${schema}`).digest().readInt32BE(0);
+}
+
+export type BackupsService = ReturnType<typeof createBackupsService>;

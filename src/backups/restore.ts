@@ -1,0 +1,133 @@
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import * as repo from './backups.repository.js';
+import { END_MARKER, FORMAT_VERSION, MAGIC } from './dump-format.js';
+import { DumpFormatError, readDump } from './dump-reader.js';
+
+export class RestoreError extends Error {}
+
+export interface RestoreSummary {
+  tables: number;
+  rows: number;
+  sourceDialect: string;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * Restores a gzip-compressed Larder dump into an already migrated database, all in one
+ * transaction: either every row arrives or none does. Refuses a database holding any row
+ * unless `force`, which empties it first (inside the same transaction).
+ */
+export async function restoreDump(options: {
+  db: Kysely<any>;
+  dialect: Dialect;
+  input: Readable;
+  force: boolean;
+}): Promise<RestoreSummary> {
+  const { db, dialect } = options;
+  const tables = await repo.listTables(db, dialect);
+  const known = new Map(tables.map((t) => [t.name, t]));
+  const applied = new Set(await repo.appliedMigrations(db));
+  const text = options.input.pipe(createGunzip()).setEncoding('utf8');
+  options.input.on('error', (err) => text.destroy(err));
+
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (dialect === 'sqlite') await repo.deferForeignKeys(trx);
+      await ensureEmpty(trx, tables, options.force);
+      const summary = await insertAll(trx, text, known, applied);
+      if (dialect === 'postgres') {
+        for (const t of tables) {
+          for (const column of t.autoIncrementing) await repo.resetSequence(trx, t.name, column);
+        }
+      }
+      return summary;
+    });
+  } catch (err) {
+    text.destroy();
+    if (err instanceof DumpFormatError)
+      throw new RestoreError(`not a valid backup: ${err.message}`);
+    if ((err as { code?: string }).code === 'Z_DATA_ERROR' || /unexpected end/i.test(String(err))) {
+      throw new RestoreError('the file is not a complete gzip-compressed backup');
+    }
+    throw err;
+  }
+}
+
+async function ensureEmpty(trx: Transaction<any>, tables: repo.TableInfo[], force: boolean) {
+  for (const t of [...tables].reverse()) {
+    if (!(await repo.hasRows(trx, t.name))) continue;
+    if (!force) {
+      throw new RestoreError(
+        `the database is not empty (table ${t.name} has rows); use --force to replace everything`,
+      );
+    }
+    await repo.deleteAllRows(trx, t.name);
+  }
+}
+
+async function insertAll(
+  trx: Transaction<any>,
+  text: Readable,
+  known: Map<string, repo.TableInfo>,
+  applied: Set<string>,
+): Promise<RestoreSummary> {
+  const summary: RestoreSummary = { tables: 0, rows: 0, sourceDialect: '' };
+  const tablesSeen = new Set<string>();
+  let header = 0;
+  let finished = false;
+  const batch = { table: '', rows: [] as Record<string, unknown>[], max: 1 };
+  const flush = async () => {
+    await repo.insertRows(trx, batch.table, batch.rows);
+    batch.rows = [];
+  };
+
+  for await (const statement of readDump(text)) {
+    if (finished) throw new DumpFormatError('content after the end marker');
+    if (statement.kind === 'comment') {
+      const line = statement.text;
+      if (header === 0 && line !== MAGIC) throw new DumpFormatError('missing "-- Larder backup"');
+      header++;
+      const [key, value = ''] = line.slice(3).split(/:\s?(.*)/s);
+      if (key === 'format' && value !== FORMAT_VERSION) {
+        throw new RestoreError(`unsupported backup format ${value}`);
+      }
+      if (key === 'dialect') summary.sourceDialect = value;
+      if (key === 'migrations') checkMigrations(value, applied);
+      if (line.startsWith(END_MARKER)) finished = true;
+      continue;
+    }
+    if (header === 0) throw new DumpFormatError('missing "-- Larder backup"');
+    const table = known.get(statement.table);
+    if (!table)
+      throw new RestoreError(`the backup has a table this database lacks: ${statement.table}`);
+    for (const c of statement.columns) {
+      if (!table.columns.includes(c)) throw new RestoreError(`unknown column ${table.name}.${c}`);
+    }
+    if (batch.table !== table.name || batch.rows.length >= batch.max) {
+      await flush();
+      batch.table = table.name;
+      // stay far below the bound-parameter limits of both databases
+      batch.max = Math.max(1, Math.min(500, Math.floor(8000 / statement.columns.length)));
+    }
+    tablesSeen.add(table.name);
+    batch.rows.push(Object.fromEntries(statement.columns.map((c, i) => [c, statement.values[i]])));
+    summary.rows++;
+  }
+  await flush();
+  if (!finished) throw new RestoreError('the backup is incomplete (no end marker)');
+  summary.tables = tablesSeen.size;
+  return summary;
+}
+
+function checkMigrations(list: string, applied: Set<string>): void {
+  const unknown = list.split(',').filter((name) => name !== '' && !applied.has(name));
+  if (unknown.length > 0) {
+    throw new RestoreError(
+      `the backup was made by a newer Larder (unknown migrations: ${unknown.join(', ')}); upgrade first`,
+    );
+  }
+}

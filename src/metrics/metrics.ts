@@ -1,0 +1,69 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the gauges read at scrape time. */
+export interface MetricSources {
+  socketCount: () => number;
+  pendingMessages: () => Promise<number>;
+  /** epoch ms of the newest backup, null when there is none */
+  latestBackupAt: () => Promise<number | null>;
+  clock: () => number;
+}
+
+/**
+ * One registry per application instance (never prom-client's global one), so several apps in
+ * one process — tests, or two instances — keep their numbers apart.
+ */
+export function createMetrics(sources: MetricSources) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'larder_' });
+
+  const requests = new Counter({
+    name: 'larder_http_requests_total',
+    help: 'HTTP requests by method, route template and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'larder_http_request_duration_seconds',
+    help: 'HTTP request latency by method and route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'larder_websocket_connections',
+    help: 'Open /ws/sync sockets on this instance',
+    registers: [registry],
+    collect() {
+      this.set(sources.socketCount());
+    },
+  });
+  new Gauge({
+    name: 'larder_messages_pending_delivery',
+    help: 'Stored messages not yet delivered to their receiver (whole database)',
+    registers: [registry],
+    async collect() {
+      this.set(await sources.pendingMessages());
+    },
+  });
+  new Gauge({
+    name: 'larder_backup_age_seconds',
+    help: 'Seconds since the newest server-made backup; -1 when there is none',
+    registers: [registry],
+    async collect() {
+      const at = await sources.latestBackupAt();
+      this.set(at === null ? -1 : Math.max(0, (sources.clock() - at) / 1000));
+    },
+  });
+
+  return {
+    contentType: registry.contentType,
+    observe(method: string, route: string, status: number, seconds: number): void {
+      requests.inc({ method, route, status: String(status) });
+      latency.observe({ method, route }, seconds);
+    },
+    render: () => registry.metrics(),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
