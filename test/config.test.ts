@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseDuration } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({}, '/srv/larder');
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: '/srv/larder/data',
+      databaseUrl: null,
+      adminUsername: 'admin',
+      adminPassword: null,
+      adminToken: null,
+      accessTokenTtlSeconds: 900,
+      refreshTokenTtlSeconds: 30 * 86400,
+      bcryptCost: 12,
+      appName: 'Larder',
+      versionCode: 1,
+      versionName: '1.0.0',
+      apkFile: 'larder.apk',
+      trustProxy: false,
+      logLevel: 'info',
+      backupDir: '/backups',
+      backupIntervalSeconds: 86400,
+      backupKeep: 14,
+    });
+  });
+
+  it('reads durations with units', () => {
+    expect(parseDuration('900')).toBe(900);
+    expect(parseDuration('15m')).toBe(900);
+    expect(parseDuration('12h')).toBe(43200);
+    expect(parseDuration('30d')).toBe(2592000);
+    expect(parseDuration('soon')).toBeNull();
+    expect(loadConfig({ LARDER_ACCESS_TOKEN_TTL: '5m', LARDER_TRUST_PROXY: 'yes' })).toMatchObject({
+      accessTokenTtlSeconds: 300,
+      trustProxy: true,
+    });
+  });
+
+  it.each([
+    [{ LARDER_PORT: 'abc' }, 'LARDER_PORT: must be a whole number from 0 to 65535 (got "abc")'],
+    [{ LARDER_PORT: '70000' }, 'LARDER_PORT'],
+    [{ LARDER_BCRYPT_COST: '3' }, 'LARDER_BCRYPT_COST'],
+    [{ LARDER_DATABASE_URL: 'mysql://x' }, 'LARDER_DATABASE_URL: must start with postgres://'],
+    [{ LARDER_ACCESS_TOKEN_TTL: 'forever' }, 'LARDER_ACCESS_TOKEN_TTL'],
+    [{ LARDER_TRUST_PROXY: 'maybe' }, 'LARDER_TRUST_PROXY: must be true or false'],
+    [{ LARDER_LOG_LEVEL: 'loud' }, 'LARDER_LOG_LEVEL'],
+    [{ LARDER_ADMIN_PASSWORD: 'short' }, 'LARDER_ADMIN_PASSWORD: must be 8 to 72 bytes long'],
+    [{ LARDER_JWT_SECRET: 'too-short' }, 'LARDER_JWT_SECRET: must be at least 32 bytes long'],
+    [{ LARDER_ADMIN_USERNAME: 'a b' }, 'LARDER_ADMIN_USERNAME'],
+    [{ LARDER_APK_FILE: '../evil.apk' }, 'LARDER_APK_FILE: must be a plain file name'],
+    [{ LARDER_DATABASE_SCHEMA: 'Robert; DROP' }, 'LARDER_DATABASE_SCHEMA'],
+  ])('refuses %o naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('an invalid value stops start-up with one clear line', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, LARDER_PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'larder: invalid configuration: LARDER_PORT: must be a whole number from 0 to 65535 (got "eighty")',
+    );
+  });
+});
