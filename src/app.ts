@@ -28,6 +28,8 @@ import {
   type InventoriesService,
 } from './inventories/inventories.service.js';
 import { adminInventoryRoutes } from './inventories/inventories.routes.js';
+import { inventoryRoutes } from './inventory/inventory.routes.js';
+import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
 import { createLocalEventBus, createPgEventBus, type EventBus } from './realtime/bus.js';
 import { createSocketHub, type SocketHub } from './realtime/hub.js';
 import { realtimeRoutes } from './realtime/realtime.routes.js';
@@ -59,6 +61,8 @@ export interface AppContext {
   auth: AuthService;
   users: UsersService;
   inventories: InventoriesService;
+  /** the signed-in user's inventory: items, categories, locations, settings, sync */
+  inventory: InventoryService;
   backups: BackupsService;
   hub: SocketHub;
   messages: MessagesService;
@@ -125,6 +129,7 @@ export async function buildApp(
     clock,
   });
   const guards = createGuards(auth, config.adminToken);
+  const inventory = createInventoryService({ db, bus, clock, log: app.log });
   const backups = createBackupsService({ database, config, clock, log: app.log });
   const hub = createSocketHub({
     bus,
@@ -150,6 +155,7 @@ export async function buildApp(
     auth,
     users,
     inventories,
+    inventory,
     backups,
     hub,
     messages,
@@ -176,6 +182,7 @@ export async function buildApp(
   await app.register(authRoutes({ auth, users, guards }));
   await app.register(adminUserRoutes({ users, guards }));
   await app.register(adminInventoryRoutes({ inventories, guards }));
+  await app.register(inventoryRoutes({ inventory, guards }));
   await app.register(adminBackupRoutes({ backups, guards }));
   await app.register(realtimeRoutes({ hub, guards }));
   await app.register(messageRoutes({ messages, guards }));
@@ -190,6 +197,8 @@ export async function buildApp(
   prune.unref();
   app.addHook('onClose', async () => clearInterval(prune));
   backups.startSchedule();
+  const stopHistoryPruning = inventory.startHistoryPruning();
+  app.addHook('onClose', async () => stopHistoryPruning());
   app.addHook('preClose', () => backups.stop());
   return app;
 }

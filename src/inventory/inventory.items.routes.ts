@@ -1,0 +1,110 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../http/auth.js';
+import { errors } from '../http/schemas.js';
+import { ItemId, ItemInput, ItemPatch, common, WHO } from './inventory.schemas.js';
+import type { InventoryService } from './inventory.service.js';
+
+const ItemParams = Type.Object({ id: ItemId });
+const Item = Type.Ref('InventoryItem');
+
+/** /api/inventory/items: registered inside inventoryRoutes (authentication already applies). */
+export function itemRoutes(inventory: InventoryService): FastifyPluginAsyncTypebox {
+  const items = inventory.items;
+  return async (app) => {
+    app.get(
+      '/api/inventory/items',
+      {
+        schema: {
+          ...common,
+          summary: `List the items. ${WHO}`,
+          response: { 200: Type.Array(Item), ...errors(401, 409) },
+        },
+      },
+      (request) => items.list(callerOf(request)),
+    );
+
+    app.post(
+      '/api/inventory/items',
+      {
+        schema: {
+          ...common,
+          summary: `Create an item (201); the same id and content again is a no-op (200). ${WHO}`,
+          body: ItemInput,
+          response: { 200: Item, 201: Item, ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { created, item } = await items.create(callerOf(request), request.body);
+        return reply.status(created ? 201 : 200).send(item);
+      },
+    );
+
+    app.get(
+      '/api/inventory/items/:id',
+      {
+        schema: {
+          ...common,
+          summary: `Read one item. ${WHO}`,
+          params: ItemParams,
+          response: { 200: Item, ...errors(400, 401, 404, 409) },
+        },
+      },
+      (request) => items.get(callerOf(request), request.params.id),
+    );
+
+    app.put(
+      '/api/inventory/items/:id',
+      {
+        schema: {
+          ...common,
+          summary: `Create (201) or replace (200) an item; an older lastUpdated is 409 stale_update. ${WHO}`,
+          params: ItemParams,
+          body: ItemInput,
+          response: { 200: Item, 201: Item, ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { created, item } = await items.replace(
+          callerOf(request),
+          request.params.id,
+          request.body,
+        );
+        return reply.status(created ? 201 : 200).send(item);
+      },
+    );
+
+    app.patch(
+      '/api/inventory/items/:id',
+      {
+        schema: {
+          ...common,
+          summary: `Change some fields of an item; an older lastUpdated is 409 stale_update. ${WHO}`,
+          params: ItemParams,
+          body: ItemPatch,
+          response: { 200: Item, ...errors(400, 401, 404, 409) },
+        },
+      },
+      (request) => items.patch(callerOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/api/inventory/items/:id',
+      {
+        schema: {
+          ...common,
+          summary: `Delete an item (idempotent); with ?lastUpdated= a newer stored item is 409. ${WHO}`,
+          params: ItemParams,
+          querystring: Type.Object(
+            { lastUpdated: Type.Optional(Type.Integer({ minimum: 0 })) },
+            { additionalProperties: false },
+          ),
+          response: { 204: Type.Null(), ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        await items.remove(callerOf(request), request.params.id, request.query.lastUpdated);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,82 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../http/auth.js';
+import { errors } from '../http/schemas.js';
+import type { NamedService } from './inventory.named.js';
+import { NamedId, NamedInput, common, WHO } from './inventory.schemas.js';
+
+const Named = Type.Ref('InventoryNamed');
+
+/** /api/inventory/categories or /locations: registered inside inventoryRoutes. */
+export function namedRoutes(
+  service: NamedService,
+  plural: 'categories' | 'locations',
+): FastifyPluginAsyncTypebox {
+  const base = `/api/inventory/${plural}`;
+  const one = plural === 'categories' ? 'category' : 'location';
+  return async (app) => {
+    app.get(
+      base,
+      {
+        schema: {
+          ...common,
+          summary: `List the ${plural}. ${WHO}`,
+          response: { 200: Type.Array(Named), ...errors(401, 409) },
+        },
+      },
+      (request) => service.list(callerOf(request)),
+    );
+
+    app.post(
+      base,
+      {
+        schema: {
+          ...common,
+          summary: `Create a ${one} (201; id optional); a name in use is 409 carrying \`${one}\`. ${WHO}`,
+          body: NamedInput,
+          response: { 200: Named, 201: Named, ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { created, record } = await service.create(callerOf(request), request.body);
+        return reply.status(created ? 201 : 200).send(record);
+      },
+    );
+
+    app.put(
+      `${base}/:id`,
+      {
+        schema: {
+          ...common,
+          summary: `Create (201) or rename (200) the ${one}. ${WHO}`,
+          params: Type.Object({ id: NamedId }),
+          body: NamedInput,
+          response: { 200: Named, 201: Named, ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { created, record } = await service.put(
+          callerOf(request),
+          request.params.id,
+          request.body,
+        );
+        return reply.status(created ? 201 : 200).send(record);
+      },
+    );
+
+    app.delete(
+      `${base}/:id`,
+      {
+        schema: {
+          ...common,
+          summary: `Delete the ${one} (idempotent); 409 while items use it. ${WHO}`,
+          params: Type.Object({ id: NamedId }),
+          response: { 204: Type.Null(), ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        await service.remove(callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

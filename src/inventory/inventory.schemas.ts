@@ -1,0 +1,183 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Nullable } from '../http/schemas.js';
+
+/** Shared route documentation: every inventory route needs a signed-in user. */
+export const common = { tags: ['inventory'], security: [{ bearer: [] }] };
+export const WHO = 'Any signed-in user, on their own inventory';
+
+/** Client-chosen item ids: UUIDs in practice; any short token of safe characters is accepted. */
+export const ItemId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+  description: 'client-chosen id (a UUID v4 is recommended)',
+});
+/** Category and location ids are integers scoped to the inventory (PostgreSQL int4 range). */
+export const NamedId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const Money = Type.Number({ minimum: 0, maximum: 1e12 });
+const CalendarDate = Type.String({
+  format: 'date',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  description: 'YYYY-MM-DD, a real calendar date',
+});
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+const itemFields = {
+  name: Name,
+  categoryId: NamedId,
+  quantity: Type.Number({ minimum: 0, maximum: 1e12 }),
+  unit: Type.String({ maxLength: 50 }),
+  unitPrice: Money,
+  kcalPerKg: Nullable(Type.Integer({ minimum: 0, maximum: 100000 })),
+  expiryDate: Nullable(CalendarDate),
+  locationId: NamedId,
+  notes: Type.String({ maxLength: 4000 }),
+  lastUpdated: Type.Integer({ minimum: 0, description: "the client's edit time, epoch ms" }),
+};
+
+export const ItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    ...itemFields,
+    revision: Type.Integer({ description: 'inventory revision of the last change (server-set)' }),
+  },
+  { $id: 'InventoryItem' },
+);
+export type Item = Static<typeof ItemSchema>;
+
+/** Ignored server-set field: clients may send back what they received. */
+const echoedRevision = { revision: Type.Optional(Type.Integer({ minimum: 0 })) };
+
+/** Body of POST and PUT: `id` may be omitted (server-chosen / taken from the path). */
+export const ItemInput = Type.Object(
+  {
+    id: Type.Optional(ItemId),
+    name: itemFields.name,
+    categoryId: itemFields.categoryId,
+    quantity: itemFields.quantity,
+    unit: itemFields.unit,
+    unitPrice: itemFields.unitPrice,
+    kcalPerKg: Type.Optional(itemFields.kcalPerKg),
+    expiryDate: Type.Optional(itemFields.expiryDate),
+    locationId: itemFields.locationId,
+    notes: Type.Optional(itemFields.notes),
+    lastUpdated: Type.Optional(itemFields.lastUpdated),
+    ...echoedRevision,
+  },
+  { additionalProperties: false },
+);
+export type ItemInput = Static<typeof ItemInput>;
+
+export const ItemPatch = Type.Partial(
+  Type.Object({ id: ItemId, ...itemFields, ...echoedRevision }),
+  {
+    additionalProperties: false,
+  },
+);
+export type ItemPatch = Static<typeof ItemPatch>;
+
+export const NamedSchema = Type.Object(
+  { id: Type.Integer(), name: Type.String() },
+  { $id: 'InventoryNamed', description: 'a category or a location' },
+);
+export type Named = Static<typeof NamedSchema>;
+const NamedName = Type.String({ minLength: 1, maxLength: 100 });
+/** POST body (id optional: the server picks the next free one) and PUT /{id} body. */
+export const NamedInput = Type.Object(
+  { id: Type.Optional(NamedId), name: NamedName },
+  { additionalProperties: false },
+);
+
+const SettingKey = Type.String({ minLength: 1, maxLength: 100 });
+export const SettingsSchema = Type.Record(Type.String(), Type.String(), {
+  description: 'key → value, both strings',
+});
+export const SettingsInput = Type.Record(SettingKey, Type.String({ maxLength: 4000 }), {
+  maxProperties: 200,
+  description: 'keys 1-100 characters, values up to 4000 characters',
+});
+export type Settings = Record<string, string>;
+
+export const SnapshotSchema = Type.Object(
+  {
+    inventoryId: Type.String(),
+    name: Type.String(),
+    revision: Type.Integer(),
+    items: Type.Array(Type.Ref('InventoryItem')),
+    categories: Type.Array(Type.Ref('InventoryNamed')),
+    locations: Type.Array(Type.Ref('InventoryNamed')),
+    settings: SettingsSchema,
+  },
+  { $id: 'InventorySnapshot' },
+);
+export interface Snapshot {
+  inventoryId: string;
+  name: string;
+  revision: number;
+  items: Item[];
+  categories: Named[];
+  locations: Named[];
+  settings: Settings;
+}
+
+export const ReplaceInput = Type.Object(
+  {
+    inventoryId: Type.Optional(Type.String({ description: "must be the caller's inventory" })),
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    revision: Type.Optional(Type.Integer({ minimum: 0, description: 'ignored' })),
+    items: Type.Array(ItemInput, { maxItems: 100000 }),
+    categories: Type.Array(NamedInput, { maxItems: 10000 }),
+    locations: Type.Array(NamedInput, { maxItems: 10000 }),
+    settings: SettingsInput,
+  },
+  { additionalProperties: false },
+);
+export type ReplaceInput = Static<typeof ReplaceInput>;
+
+export const ChangesSchema = Type.Object(
+  {
+    revision: Type.Integer({ description: 'pass this as `since` next time' }),
+    name: Type.String({ description: "the inventory's current name" }),
+    items: Type.Array(Type.Ref('InventoryItem')),
+    deletedItemIds: Type.Array(Type.String()),
+    categories: Type.Array(Type.Ref('InventoryNamed')),
+    deletedCategoryIds: Type.Array(Type.Integer()),
+    locations: Type.Array(Type.Ref('InventoryNamed')),
+    deletedLocationIds: Type.Array(Type.Integer()),
+    settings: SettingsSchema,
+    deletedSettingKeys: Type.Array(Type.String()),
+  },
+  { $id: 'InventoryChanges' },
+);
+export interface Changes {
+  revision: number;
+  name: string;
+  items: Item[];
+  deletedItemIds: string[];
+  categories: Named[];
+  deletedCategoryIds: number[];
+  locations: Named[];
+  deletedLocationIds: number[];
+  settings: Settings;
+  deletedSettingKeys: string[];
+}
+
+export const SummarySchema = Type.Object(
+  {
+    today: Type.String({ description: 'the server date (UTC) the expiry lists refer to' }),
+    itemCount: Type.Integer(),
+    totalValue: Type.Number({ description: 'Σ quantity × unitPrice, rounded to cents' }),
+    totalKcal: Type.Number({
+      description: 'Σ kcal of items with kcalPerKg and a mass/volume unit',
+    }),
+    itemsWithoutKcal: Type.Integer({ description: 'items left out of totalKcal' }),
+    householdSize: Type.Integer({ description: 'setting householdSize, default 1' }),
+    dailyKcal: Type.Number({ description: 'setting dailyKcal, default 2000' }),
+    daysOfSupply: Type.Number({ description: 'totalKcal / (householdSize × dailyKcal)' }),
+    expired: Type.Array(Type.Ref('InventoryItem'), { description: 'expiryDate before today' }),
+    expiringSoon: Type.Array(Type.Ref('InventoryItem'), {
+      description: 'expiryDate from today to today + 30 days',
+    }),
+  },
+  { $id: 'InventorySummary' },
+);

@@ -1,0 +1,95 @@
+import {
+  inventoryOf,
+  toItem,
+  toSettings,
+  type Caller,
+  type InventoryDeps,
+} from './inventory.core.js';
+import * as repo from './inventory.repository.js';
+import type { Item } from './inventory.schemas.js';
+import { readConsistently } from './inventory.sync.js';
+
+export const EXPIRING_WITHIN_DAYS = 30;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Units whose quantity converts to kilograms (litres count as kilograms: density ≈ 1). */
+const KG_PER_UNIT: Record<string, number> = {
+  kg: 1,
+  g: 0.001,
+  mg: 0.000001,
+  lb: 0.45359237,
+  oz: 0.028349523125,
+  l: 1,
+  dl: 0.1,
+  cl: 0.01,
+  ml: 0.001,
+};
+
+export interface Summary {
+  today: string;
+  itemCount: number;
+  totalValue: number;
+  totalKcal: number;
+  itemsWithoutKcal: number;
+  householdSize: number;
+  dailyKcal: number;
+  daysOfSupply: number;
+  expired: Item[];
+  expiringSoon: Item[];
+}
+
+function positive(value: string | undefined, fallback: number, integer: boolean): number {
+  const n = Number(value);
+  if (value === undefined || !Number.isFinite(n) || n <= 0) return fallback;
+  return integer ? Math.max(1, Math.round(n)) : n;
+}
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Pure computation, exported for reuse: figures of a list of items on a given day. */
+export function summarize(items: Item[], settings: Record<string, string>, now: number): Summary {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const horizon = new Date(now + EXPIRING_WITHIN_DAYS * DAY_MS).toISOString().slice(0, 10);
+  let totalValue = 0;
+  let totalKcal = 0;
+  let itemsWithoutKcal = 0;
+  for (const item of items) {
+    totalValue += item.quantity * item.unitPrice;
+    const kgPerUnit = KG_PER_UNIT[item.unit.trim().toLowerCase()];
+    if (item.kcalPerKg === null || kgPerUnit === undefined) itemsWithoutKcal += 1;
+    else totalKcal += item.quantity * kgPerUnit * item.kcalPerKg;
+  }
+  const householdSize = positive(settings.householdSize, 1, true);
+  const dailyKcal = positive(settings.dailyKcal, 2000, false);
+  const byDate = (a: Item, b: Item) => (a.expiryDate! < b.expiryDate! ? -1 : 1);
+  return {
+    today,
+    itemCount: items.length,
+    totalValue: round(totalValue, 2),
+    totalKcal: round(totalKcal, 0),
+    itemsWithoutKcal,
+    householdSize,
+    dailyKcal,
+    daysOfSupply: round(totalKcal / (householdSize * dailyKcal), 1),
+    expired: items.filter((i) => i.expiryDate !== null && i.expiryDate < today).sort(byDate),
+    expiringSoon: items
+      .filter((i) => i.expiryDate !== null && i.expiryDate >= today && i.expiryDate <= horizon)
+      .sort(byDate),
+  };
+}
+
+export function createSummaryService(deps: InventoryDeps) {
+  const { db, clock } = deps;
+  return async (caller: Caller): Promise<Summary> => {
+    const inventoryId = inventoryOf(caller);
+    const [items, settings] = await readConsistently(
+      db,
+      async (trx) =>
+        [
+          (await repo.listItems(trx, inventoryId)).map(toItem),
+          toSettings(await repo.listSettings(trx, inventoryId)),
+        ] as const,
+    );
+    return summarize(items, settings, clock());
+  };
+}
