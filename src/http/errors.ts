@@ -113,11 +113,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   );
 
   app.setNotFoundHandler((request, reply) => {
-    return reply
-      .status(404)
-      .send({
-        message: `No route for ${request.method} ${request.url.split('?')[0]}`,
-        code: 'not_found',
-      });
+    return reply.status(404).send({
+      message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+      code: 'not_found',
+    });
   });
 }
