@@ -57,8 +57,12 @@ export async function findMessage(db: Executor, id: string): Promise<MessageRow 
   return row && normalize(row);
 }
 
-/** The messages between two users sent before `before`, newest first, at most `limit`. */
-export async function listConversationPage(
+/**
+ * The messages between two users sent before `before`, oldest first: the newest `limit` of them
+ * plus any others sharing the oldest one's timestamp, so that paging on to `before=<oldest
+ * sentAt>` skips none.
+ */
+export async function listConversation(
   db: Executor,
   a: string,
   b: string,
@@ -67,23 +71,22 @@ export async function listConversationPage(
 ): Promise<MessageRow[]> {
   let query = between(db, a, b);
   if (before !== null) query = query.where('messages.sent_at', '<', before);
-  const rows = await query
-    .orderBy('messages.sent_at', 'desc')
-    .orderBy('messages.seq', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(normalize);
-}
-
-/** Every message between two users sent at exactly `sentAt`. */
-export async function listConversationAt(
-  db: Executor,
-  a: string,
-  b: string,
-  sentAt: number,
-): Promise<MessageRow[]> {
-  const rows = await between(db, a, b).where('messages.sent_at', '=', sentAt).execute();
-  return rows.map(normalize);
+  const rows = (
+    await query
+      .orderBy('messages.sent_at', 'desc')
+      .orderBy('messages.seq', 'desc')
+      .limit(limit)
+      .execute()
+  ).map(normalize);
+  const oldest = rows.at(-1);
+  if (oldest && rows.length === limit) {
+    const ties = await between(db, a, b)
+      .where('messages.sent_at', '=', oldest.sent_at)
+      .where('messages.seq', '<', oldest.seq)
+      .execute();
+    rows.push(...ties.map(normalize));
+  }
+  return rows.sort((x, y) => x.sent_at - y.sent_at || x.seq - y.seq);
 }
 
 /** Undelivered messages for a receiver in send order, after storage position `afterSeq`. */

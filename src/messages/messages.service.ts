@@ -150,29 +150,13 @@ export function createMessagesService(deps: {
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
         throw badRequest(`querystring.limit must be from 1 to ${MAX_PAGE_SIZE}`);
       }
-      const rows = await repo.listConversationPage(
-        db,
-        caller.id,
-        otherId,
-        page.before ?? null,
-        limit,
-      );
-      const oldest = rows.at(-1);
-      if (oldest && rows.length === limit) {
-        const seen = new Set(rows.map((r) => r.id));
-        const ties = await repo.listConversationAt(db, caller.id, otherId, oldest.sent_at);
-        rows.push(...ties.filter((r) => !seen.has(r.id)));
-      }
-      rows.sort((a, b) => a.sent_at - b.sent_at || a.seq - b.seq);
+      const rows = await repo.listConversation(db, caller.id, otherId, page.before ?? null, limit);
       const unread = rows.filter((r) => r.receiver_id === caller.id && r.delivered_at === null);
-      const delivered = new Map(
-        (
-          await markDelivered(
-            caller.id,
-            unread.map((r) => r.id),
-          )
-        ).map((d) => [d.id, d.deliveredAt]),
+      const marked = await markDelivered(
+        caller.id,
+        unread.map((r) => r.id),
       );
+      const delivered = new Map(marked.map((d) => [d.id, d.deliveredAt]));
       return rows.map((r) =>
         toMessageDto({ ...r, delivered_at: r.delivered_at ?? delivered.get(r.id) ?? null }),
       );
