@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import type { Session } from '../helpers/app.js';
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+}
+
+/** One JSON call as a client would make it. */
+export async function call<T = any>(
+  app: FastifyInstance,
+  who: Session | null,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+): Promise<Reply<T>> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: who ? who.headers : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: res.statusCode, body: res.body ? (res.json() as T) : (undefined as T) };
+}
+
+/** A valid item body; override what the test is about. */
+export function itemBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Rice',
+    categoryId: 1,
+    quantity: 2,
+    unit: 'kg',
+    unitPrice: 1.5,
+    kcalPerKg: 3600,
+    expiryDate: '2030-01-31',
+    locationId: 1,
+    notes: '',
+    lastUpdated: 1_000,
+    ...overrides,
+  };
+}
+
+/** Creates category 1 "Food" and location 1 "Pantry" so items can refer to them. */
+export async function seedBasics(app: FastifyInstance, who: Session): Promise<void> {
+  const c = await call(app, who, 'PUT', '/api/inventory/categories/1', { name: 'Food' });
+  const l = await call(app, who, 'PUT', '/api/inventory/locations/1', { name: 'Pantry' });
+  if (c.status >= 300 || l.status >= 300) throw new Error('seeding failed');
+}
+
+/** Makes `member` join the inventory of `owner` through the admin API. */
+export async function share(app: FastifyInstance, admin: Session, owner: Session, member: Session) {
+  const res = await call(app, admin, 'PUT', `/api/admin/users/${member.userId}/inventory`, {
+    inventoryId: owner.inventoryId,
+  });
+  if (res.status !== 200) throw new Error(`assign failed: ${res.status}`);
+  member.inventoryId = owner.inventoryId;
+}
