@@ -1,3 +1,39 @@
+import { useEffect, useState } from 'preact/hooks';
+import { onSessionExpired, SESSION_EXPIRED } from './api/client.ts';
+import { loadSession, type Session } from './api/session.ts';
+import { Login } from './Login.tsx';
+import { Shell } from './Shell.tsx';
+
+/** Sign-in form or the administration, depending on the session in this tab. */
 export function App() {
-  return <h1>Larder</h1>;
+  const [session, setSession] = useState<Session | null>(loadSession);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  useEffect(() => {
+    onSessionExpired(() => {
+      setSession(null);
+      setNotice(SESSION_EXPIRED);
+    });
+  }, []);
+
+  if (!session) {
+    return (
+      <Login
+        notice={notice}
+        onSignedIn={(s) => {
+          setNotice(null);
+          setSession(s);
+        }}
+      />
+    );
+  }
+  return (
+    <Shell
+      session={session}
+      onSignedOut={() => {
+        setNotice('You have signed out.');
+        setSession(null);
+      }}
+    />
+  );
 }

@@ -1,0 +1,68 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { errorMessage } from './format.ts';
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads data when `deps` change; `reload` fetches again. Stale answers are dropped. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    load().then(
+      (value) => {
+        if (!current) return;
+        setData(value);
+        setError(null);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (!current) return;
+        setError(errorMessage(err));
+        setLoading(false);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, tick]);
+
+  return { data, error, loading, reload: useCallback(() => setTick((t) => t + 1), []) };
+}
+
+export interface Action {
+  busy: boolean;
+  error: string | null;
+  /** Runs `work` unless another run is in flight; returns true when it succeeded. */
+  run: (work: () => Promise<unknown>) => Promise<boolean>;
+  clearError: () => void;
+}
+
+/** Busy and error state for a button or form that calls the API. */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(async (work: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      setError(errorMessage(err));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, clearError: useCallback(() => setError(null), []) };
+}

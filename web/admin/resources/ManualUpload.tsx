@@ -1,0 +1,98 @@
+import { useState } from 'preact/hooks';
+import type { Resource, TagSuggestion } from '../api/types.ts';
+import { uploadForm } from '../api/upload.ts';
+import { BusyButton, ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
+import { useAction } from '../hooks.ts';
+import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
+
+const EMPTY: Metadata = {
+  title: '',
+  description: '',
+  author: '',
+  tags: [],
+  language: '',
+  edition: '',
+  releaseDate: '',
+};
+
+/** Upload one file (EPUB, PDF, ZIP, 7z) with metadata typed in by hand. */
+export function ManualUpload(props: {
+  suggestions: TagSuggestion[];
+  onUploaded: (resource: Resource) => void;
+}) {
+  const [meta, setMeta] = useState<Metadata>(EMPTY);
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAction();
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!file) return;
+    setDone(null);
+    setProgress(0);
+    const form = new FormData();
+    const metadata = {
+      guid: '',
+      downloadUrl: '',
+      fileSize: 0,
+      createdAt: 0,
+      updatedAt: 0,
+      fileFormat: file.name.split('.').pop()?.toLowerCase() ?? '',
+      mimeType: file.type || 'application/octet-stream',
+      ...toWire(meta),
+    };
+    // metadata first: the server reads the parts in order while streaming the file to disk
+    form.append('metadata', JSON.stringify(metadata));
+    form.append('file', file, file.name);
+    let stored: Resource | null = null;
+    const target = event.target as HTMLFormElement;
+    const ok = await action.run(async () => {
+      stored = await uploadForm<Resource>('/api/admin/resources', form, (sent, total) =>
+        setProgress(sent / total),
+      );
+    });
+    if (ok && stored) {
+      setDone((stored as Resource).title);
+      setMeta(EMPTY);
+      setFile(null);
+      target.reset();
+      props.onUploaded(stored);
+    }
+  };
+
+  return (
+    <form class="manual" onSubmit={(e) => void submit(e)} aria-label="Manual upload">
+      <Field label="File" id="manual-file" hint="EPUB, PDF, ZIP or 7z; up to 25 MB">
+        <input
+          id="manual-file"
+          type="file"
+          required
+          accept=".epub,.pdf,.zip,.7z"
+          aria-describedby="manual-file-hint"
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+        />
+      </Field>
+      <MetadataFields
+        idPrefix="manual"
+        value={meta}
+        suggestions={props.suggestions}
+        onChange={setMeta}
+      />
+      {action.busy && <ProgressBar value={progress} label="Upload progress" />}
+      <ErrorMessage message={action.error} />
+      {done && (
+        <p class="success" role="status">
+          “{done}” was uploaded.
+        </p>
+      )}
+      <BusyButton
+        type="submit"
+        class="primary"
+        busy={action.busy}
+        label="Upload"
+        busyLabel="Uploading…"
+      />
+    </form>
+  );
+}

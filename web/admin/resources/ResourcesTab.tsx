@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api/client.ts';
+import type { Resource, TagSuggestion } from '../api/types.ts';
+import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
+import { useLoad } from '../hooks.ts';
+import { AnalyzeUpload } from './AnalyzeUpload.tsx';
+import { ManualUpload } from './ManualUpload.tsx';
+import { ResourceCard } from './ResourceCard.tsx';
+
+/** The resource catalog: upload (analyzed or manual), search, tag filter, download, delete. */
+export function ResourcesTab() {
+  const [query, setQuery] = useState('');
+  const [debounced, setDebounced] = useState('');
+  const [tag, setTag] = useState('');
+  const [mode, setMode] = useState<'analyze' | 'manual'>('analyze');
+  const [revision, setRevision] = useState(0);
+  const changed = () => setRevision((r) => r + 1);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(query.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [query]);
+
+  const tags = useLoad(() => api<TagSuggestion[]>('GET', '/api/admin/resources/tags'), [revision]);
+  const list = useLoad(() => {
+    const params = new URLSearchParams();
+    if (debounced) params.set('q', debounced);
+    if (tag) params.set('tag', tag);
+    const qs = params.toString();
+    return api<Resource[]>('GET', `/api/resources${qs ? `?${qs}` : ''}`);
+  }, [debounced, tag, revision]);
+  const suggestions = [...(tags.data ?? [])].sort(
+    (a, b) => b.count - a.count || a.tag.localeCompare(b.tag),
+  );
+  const resources = list.data ?? [];
+
+  return (
+    <div class="resources">
+      <section class="card upload" aria-labelledby="upload-title">
+        <h2 id="upload-title">Add resources</h2>
+        <div class="segmented" role="radiogroup" aria-label="How to add">
+          <label>
+            <input
+              type="radio"
+              name="mode"
+              checked={mode === 'analyze'}
+              onChange={() => setMode('analyze')}
+            />
+            Analyze files (metadata extracted)
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="mode"
+              checked={mode === 'manual'}
+              onChange={() => setMode('manual')}
+            />
+            Manual upload
+          </label>
+        </div>
+        {mode === 'analyze' ? (
+          <AnalyzeUpload suggestions={suggestions} onConfirmed={changed} />
+        ) : (
+          <ManualUpload suggestions={suggestions} onUploaded={changed} />
+        )}
+      </section>
+
+      <h2>
+        Catalog <span class="count">({resources.length})</span>
+      </h2>
+      <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Search" id="resource-search">
+          <input
+            id="resource-search"
+            type="search"
+            placeholder="title, author, description"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
+        </Field>
+        <Field label="Tag" id="resource-tag">
+          <select id="resource-tag" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
+            <option value="">all tags</option>
+            {suggestions.map((s) => (
+              <option key={s.tag} value={s.tag}>
+                {s.tag} ({s.count})
+              </option>
+            ))}
+          </select>
+        </Field>
+      </form>
+      <ErrorMessage message={list.error ?? tags.error} />
+      {list.loading && !list.data && <Loading />}
+      {list.data && resources.length === 0 && (
+        <p class="muted">{debounced || tag ? 'Nothing matches.' : 'The catalog is empty.'}</p>
+      )}
+      <ul class="cards" aria-label="Resources">
+        {resources.map((r) => (
+          <ResourceCard key={r.guid} resource={r} onDeleted={changed} />
+        ))}
+      </ul>
+    </div>
+  );
+}

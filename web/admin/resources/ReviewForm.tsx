@@ -1,0 +1,72 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api/client.ts';
+import type { AnalyzedResource, Resource, TagSuggestion } from '../api/types.ts';
+import { BusyButton, ErrorMessage } from '../components/ui.tsx';
+import { formatBytes } from '../format.ts';
+import { useAction } from '../hooks.ts';
+import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
+
+/** One analyzed file: extracted metadata to review, then confirm into the catalog. */
+export function ReviewForm(props: {
+  analyzed: AnalyzedResource;
+  index: number;
+  suggestions: TagSuggestion[];
+  onConfirmed: (resource: Resource) => void;
+  onDiscard: () => void;
+}) {
+  const a = props.analyzed;
+  const [meta, setMeta] = useState<Metadata>({
+    title: a.title,
+    description: a.description,
+    author: a.author ?? '',
+    tags: a.tags,
+    language: a.language ?? '',
+    edition: a.edition ?? '',
+    releaseDate: a.releaseDate ?? '',
+  });
+  const action = useAction();
+
+  const confirm = async (event: Event) => {
+    event.preventDefault();
+    let stored: Resource | null = null;
+    const ok = await action.run(async () => {
+      stored = await api<Resource>('POST', '/api/admin/resources/confirm', {
+        filename: a.filename,
+        fileFormat: a.fileFormat,
+        mimeType: a.mimeType,
+        fileSize: a.fileSize,
+        ...toWire(meta),
+      });
+    });
+    if (ok && stored) props.onConfirmed(stored);
+  };
+
+  return (
+    <form class="card review" onSubmit={(e) => void confirm(e)} aria-label={`Review ${a.filename}`}>
+      <div class="card-head">
+        <h3>{a.filename}</h3>
+        <span class="badge">{a.fileFormat}</span>
+        <span class="muted">{formatBytes(a.fileSize)}</span>
+      </div>
+      <MetadataFields
+        idPrefix={`review-${props.index}`}
+        value={meta}
+        suggestions={props.suggestions}
+        onChange={setMeta}
+      />
+      <ErrorMessage message={action.error} />
+      <div class="actions">
+        <BusyButton
+          type="submit"
+          class="primary"
+          busy={action.busy}
+          label="Add to catalog"
+          busyLabel="Adding…"
+        />
+        <button type="button" onClick={props.onDiscard}>
+          Discard
+        </button>
+      </div>
+    </form>
+  );
+}
