@@ -92,8 +92,9 @@ const SettingKey = Type.String({ minLength: 1, maxLength: 100 });
 export const SettingsSchema = Type.Record(Type.String(), Type.String(), {
   description: 'key → value, both strings',
 });
-export const SettingsInput = Type.Record(SettingKey, Type.String({ maxLength: 4000 }), {
+export const SettingsInput = Type.Record(Type.String(), Type.String({ maxLength: 4000 }), {
   maxProperties: 200,
+  propertyNames: SettingKey,
   description: 'keys 1-100 characters, values up to 4000 characters',
 });
 export type Settings = Record<string, string>;
