@@ -78,15 +78,17 @@ export function createMessagesService(deps: {
     const changed: { id: string; deliveredAt: number }[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
       const rows = await repo.markDelivered(db, receiverId, ids.slice(i, i + BATCH), clock());
-      for (const row of rows) {
-        changed.push({ id: row.id, deliveredAt: row.delivered_at });
-        await publish({
-          type: 'messageDelivered',
-          messageId: row.id,
-          senderId: row.sender_id,
-          deliveredAt: row.delivered_at,
-        });
-      }
+      changed.push(...rows.map((row) => ({ id: row.id, deliveredAt: row.delivered_at })));
+      await Promise.all(
+        rows.map((row) =>
+          publish({
+            type: 'messageDelivered',
+            messageId: row.id,
+            senderId: row.sender_id,
+            deliveredAt: row.delivered_at,
+          }),
+        ),
+      );
     }
     return changed;
   }
