@@ -46,6 +46,9 @@ function validate(body: ReplaceInput, inventoryId: string): void {
   });
 }
 
+/** A key no real name can have (names are at most 100 characters; PostgreSQL refuses NUL). */
+const renamingKey = (id: number) => `${'\u0001'.repeat(250)}${id}`;
+
 /** Makes the stored categories (or locations) equal to `wanted`; renames go through a temporary key. */
 async function syncNamed(
   ctx: MutationContext,
@@ -71,7 +74,7 @@ async function syncNamed(
   }));
   const renamed = rows.filter((r) => current.has(r.id) && current.get(r.id)!.name !== r.name);
   for (const row of renamed) {
-    await repo.updateNamed(ctx.trx, table, { ...row, name_key: `\u0000${row.id}` });
+    await repo.updateNamed(ctx.trx, table, { ...row, name_key: renamingKey(row.id) });
   }
   for (const row of renamed) await repo.updateNamed(ctx.trx, table, row);
   const added = rows.filter((r) => !current.has(r.id));
