@@ -1,14 +1,32 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import { createPasswordHasher } from './auth/passwords.js';
-import { createBackupsService } from './backups/backups.service.js';
-import { restoreDump } from './backups/restore.js';
 import { ConfigError, isValidPassword, loadConfigFromEnvironment, type Config } from './config.js';
-import { createDatabase, type Database } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { createInventoriesService } from './inventories/inventories.service.js';
-import { createLocalEventBus, createPgEventBus } from './realtime/bus.js';
-import { createUsersService } from './users/users.service.js';
+import type { Database } from './db/database.js';
+
+/** The heavy modules load only for a command that needs them: --help and usage errors stay fast. */
+async function modules() {
+  const [database, migrate, backups, restore, passwords, inventories, bus, users] =
+    await Promise.all([
+      import('./db/database.js'),
+      import('./db/migrate.js'),
+      import('./backups/backups.service.js'),
+      import('./backups/restore.js'),
+      import('./auth/passwords.js'),
+      import('./inventories/inventories.service.js'),
+      import('./realtime/bus.js'),
+      import('./users/users.service.js'),
+    ]);
+  return {
+    ...database,
+    ...migrate,
+    ...backups,
+    ...restore,
+    ...passwords,
+    ...inventories,
+    ...bus,
+    ...users,
+  };
+}
 
 const USAGE = `Usage: larder <command> [arguments]
 
@@ -63,10 +81,16 @@ function parseArgs(args: string[], positionals: number, flags: string[] = []) {
   return { rest, flags: new Set(given) };
 }
 
-async function withDatabase<T>(config: Config, fn: (database: Database) => Promise<T>) {
-  const database = await createDatabase(config);
+type Modules = Awaited<ReturnType<typeof modules>>;
+
+async function withDatabase<T>(
+  config: Config,
+  fn: (database: Database, m: Modules) => Promise<T>,
+): Promise<T> {
+  const m = await modules();
+  const database = await m.createDatabase(config);
   try {
-    return await fn(database);
+    return await fn(database, m);
   } finally {
     await database.destroy();
   }
@@ -75,14 +99,14 @@ async function withDatabase<T>(config: Config, fn: (database: Database) => Promi
 const commands: Record<string, (args: string[], config: Config) => Promise<void>> = {
   async migrate(args, config) {
     parseArgs(args, 0);
-    const applied = await withDatabase(config, (database) => migrateToLatest(database.db));
+    const applied = await withDatabase(config, (database, m) => m.migrateToLatest(database.db));
     say(applied.length ? `applied ${applied.join(', ')}` : 'the database is up to date');
   },
 
   async backup(args, config) {
     parseArgs(args, 0);
-    await withDatabase(config, async (database) => {
-      const backups = createBackupsService({
+    await withDatabase(config, async (database, m) => {
+      const backups = m.createBackupsService({
         database,
         config,
         clock: Date.now,
@@ -98,9 +122,9 @@ const commands: Record<string, (args: string[], config: Config) => Promise<void>
     const { rest, flags } = parseArgs(args, 1, ['--force']);
     const file = rest[0]!;
     if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new Failure(`no file ${file}`);
-    await withDatabase(config, async (database) => {
-      await migrateToLatest(database.db);
-      const summary = await restoreDump({
+    await withDatabase(config, async (database, m) => {
+      await m.migrateToLatest(database.db);
+      const summary = await m.restoreDump({
         db: database.db,
         dialect: database.dialect,
         input: fs.createReadStream(file),
@@ -118,23 +142,23 @@ const commands: Record<string, (args: string[], config: Config) => Promise<void>
     const username = rest[0]!;
     const password = await readNewPassword();
     if (!isValidPassword(password)) throw new Failure('the password must be 8 to 72 bytes long');
-    await withDatabase(config, async (database) => {
-      await migrateToLatest(database.db);
+    await withDatabase(config, async (database, m) => {
+      await m.migrateToLatest(database.db);
       const log = stderrLogger();
       const bus =
         database.dialect === 'postgres'
-          ? await createPgEventBus({
+          ? await m.createPgEventBus({
               connection: database.pgConnection!,
               schema: config.databaseSchema,
               log,
             })
-          : createLocalEventBus(log);
+          : m.createLocalEventBus(log);
       try {
         const clock = Date.now;
         const { db } = database;
-        const inventories = createInventoriesService({ db, bus, clock });
-        const hasher = createPasswordHasher(config.bcryptCost);
-        const users = createUsersService({ db, hasher, inventories, bus, clock });
+        const inventories = m.createInventoriesService({ db, bus, clock });
+        const hasher = m.createPasswordHasher(config.bcryptCost);
+        const users = m.createUsersService({ db, hasher, inventories, bus, clock });
         const row = await users.findRowByUsername(username);
         if (!row) throw new Failure(`no user named ${username}`);
         // bumps the token version: every token stops working; running servers close sockets

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DIALECTS,
+  buildTestApp,
+  createUser,
+  destroyTestEnvironment,
+  login,
+  loginAsAdmin,
+  testEnvironment,
+  type TestApp,
+} from '../helpers/app.js';
+import { runCli } from './run-cli.js';
+
+describe.concurrent('larder command line: usage', () => {
+  const env = { LARDER_DATA_DIR: '/nonexistent-larder-dir' };
+
+  it('--help prints the commands and exits 0', async () => {
+    const r = await runCli(env, ['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: larder <command>/);
+    for (const c of [
+      'backup',
+      'restore <file> [--force]',
+      'reset-password <username>',
+      'migrate',
+    ]) {
+      expect(r.stdout).toContain(c);
+    }
+  });
+
+  it.each([
+    [[], /Usage: larder/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['restore'], /expected 1 argument/],
+    [['restore', 'a.sql.gz', 'b.sql.gz'], /expected 1 argument/],
+    [['restore', 'a.sql.gz', '--yes'], /unknown option --yes/],
+    [['reset-password'], /expected 1 argument/],
+    [['backup', 'extra'], /expected 0 argument/],
+  ])('larder %j exits 2 (usage)', async (args, message) => {
+    const r = await runCli(env, args);
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(message);
+  });
+
+  it('a bad LARDER_* variable exits 1 with one line naming it', async () => {
+    const r = await runCli({ ...env, LARDER_BACKUP_KEEP: 'lots' }, ['migrate']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^larder: migrate failed: invalid configuration: LARDER_BACKUP_KEEP/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe.each(DIALECTS)('larder command line against a database (%s)', (dialect) => {
+  let env: Record<string, string>;
+  beforeAll(() => {
+    env = testEnvironment(dialect);
+  });
+  afterAll(() => destroyTestEnvironment(env));
+
+  it('migrate applies the migrations once, then reports the database is up to date', async () => {
+    const first = await runCli(env, ['migrate']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/applied 20261123_0001_core/);
+    const second = await runCli(env, ['migrate']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/up to date/);
+  });
+
+  describe('with a running app', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp(dialect, { env });
+    });
+    afterAll(() => t.close());
+
+    it('backup writes a dump the API lists and prints its path', async () => {
+      const admin = await loginAsAdmin(t.app);
+      await createUser(t.app, admin, 'cli-backup-user');
+      const r = await runCli(env, ['backup']);
+      expect(r.code).toBe(0);
+      const file = r.stdout.trim();
+      expect(path.dirname(file)).toBe(t.config.backupDir);
+      const text = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8');
+      expect(text).toContain("'cli-backup-user'");
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/backups',
+        headers: admin.headers,
+      });
+      expect(list.json().map((e: { name: string }) => e.name)).toContain(path.basename(file));
+    });
+
+    it('reset-password reads stdin, changes the password and ends the sessions', async () => {
+      const admin = await loginAsAdmin(t.app);
+      const user = await createUser(t.app, admin, 'forgetful');
+      const r = await runCli(env, ['reset-password', 'Forgetful'], 'a-brand-new-secret\n');
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/password of forgetful changed/);
+      expect(r.stdout + r.stderr).not.toContain('a-brand-new-secret');
+      const old = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: user.headers });
+      expect(old.statusCode).toBe(401);
+      await expect(login(t.app, 'forgetful', 'forgetful-password')).rejects.toThrow(/401/);
+      const fresh = await login(t.app, 'forgetful', 'a-brand-new-secret');
+      expect(fresh.userId).toBe(user.userId);
+    });
+
+    it.each([
+      [['reset-password', 'nobody-here'], 'long-enough-password\n', /no user named nobody-here/],
+      [['reset-password', 'admin'], 'short\n', /8 to 72 bytes/],
+      [['reset-password', 'admin'], '', /8 to 72 bytes/],
+    ])('larder %j with a bad input exits 1', async (args, stdin, message) => {
+      const r = await runCli(env, args, stdin);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      await loginAsAdmin(t.app); // the admin's password is unchanged
+    });
+  });
+});
