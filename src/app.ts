@@ -41,6 +41,8 @@ import { connectMessagesToHub } from './messages/messages.realtime.js';
 import { messageRoutes } from './messages/messages.routes.js';
 import { createMessagesService, type MessagesService } from './messages/messages.service.js';
 import { directoryRoutes } from './users/directory.routes.js';
+import { resourceRoutes } from './resources/resources.routes.js';
+import { createResourcesService, type ResourcesService } from './resources/resources.service.js';
 
 export interface BuildOptions {
   /** Fastify logger setting; defaults to JSON logs at config.logLevel. */
@@ -66,6 +68,8 @@ export interface AppContext {
   backups: BackupsService;
   hub: SocketHub;
   messages: MessagesService;
+  /** the resource catalog, analyze/confirm staging and tag suggestions */
+  resources: ResourcesService;
 }
 
 declare module 'fastify' {
@@ -141,6 +145,8 @@ export async function buildApp(
   const messages = createMessagesService({ db, users, bus, clock, log: app.log });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log: app.log });
   app.addHook('onClose', async () => messagesRealtime.close());
+  const resources = createResourcesService({ db, dataDir: config.dataDir, clock, log: app.log });
+  app.addHook('onClose', async () => resources.close());
   app.addHook('onClose', async () => {
     hub.close();
     await bus.close();
@@ -159,6 +165,7 @@ export async function buildApp(
     backups,
     hub,
     messages,
+    resources,
   };
   app.decorate('larder', context);
   app.decorateRequest('user', null);
@@ -188,6 +195,8 @@ export async function buildApp(
   await app.register(messageRoutes({ messages, guards }));
   await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));
   await app.register(releasesModule({ config, guards, log: app.log }));
+  await app.register(resourceRoutes({ resources, guards }));
+  await resources.cleanStaging(); // staged files older than 24 h, also after downtime
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, app.log);
   const prune = setInterval(

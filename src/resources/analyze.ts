@@ -1,0 +1,172 @@
+import { ArchiveRefusedError, type ArchiveLimits } from './extract/archive.js';
+import { extractEpub } from './extract/epub.js';
+import { extractImage, type ImageFormat } from './extract/image.js';
+import { detectLanguage } from './extract/language.js';
+import { extractPdf } from './extract/pdf.js';
+import { extractSevenZip } from './extract/sevenzip.js';
+import { UnreadableFileError, type ExtractedMetadata } from './extract/types.js';
+import { extractZip } from './extract/zip.js';
+import {
+  ANALYZE_FORMATS,
+  ARCHIVE_FORMATS,
+  contentMatches,
+  extensionOf,
+  MIME_TYPES,
+  sanitizeFilename,
+  titleFromFilename,
+} from './formats.js';
+import { MAX_DESCRIPTION } from './metadata.js';
+import { removeQuietly } from './storage.js';
+import { proposeTags } from './tags.js';
+
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+export const ARCHIVE_LIMITS = { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxDepth: 3 };
+
+/** One element of the analyze response (SPEC.md "Analyzed resource") plus notes. */
+export interface AnalyzedResource {
+  filename: string;
+  title: string;
+  description: string;
+  author: string | null;
+  tags: string[];
+  fileFormat: string;
+  mimeType: string;
+  fileSize: number;
+  language: string | null;
+  edition: string | null;
+  releaseDate: string | null;
+  notes: string[];
+}
+
+export interface AnalyzedFile {
+  /** the temporary file holding it, in the staging folder */
+  path: string;
+  resource: AnalyzedResource;
+}
+
+interface Job {
+  tempPath: (dir: string) => string;
+  dir: string;
+  knownTags: string[];
+  files: AnalyzedFile[];
+  notes: string[];
+  /** every temp file made, removed by the caller on failure */
+  made: string[];
+  budget: { bytes: number };
+}
+
+/**
+ * Analyzes an uploaded file (already in the staging folder): one analyzed file per supported
+ * document, entries of ZIP and 7z archives included (nested archives up to the depth limit).
+ * A damaged entry inside an archive is skipped with a note; a damaged upload is an error.
+ */
+export async function analyzeUpload(
+  upload: { path: string; filename: string; extension: string; size: number },
+  context: { dir: string; tempPath: (dir: string) => string; knownTags: string[] },
+): Promise<{ files: AnalyzedFile[]; notes: string[]; made: string[] }> {
+  const job: Job = {
+    ...context,
+    files: [],
+    notes: [],
+    made: [],
+    budget: { bytes: ARCHIVE_LIMITS.maxTotalBytes },
+  };
+  if (ARCHIVE_FORMATS.includes(upload.extension)) {
+    await expandArchive(job, upload.path, upload.filename, upload.extension, 1);
+  } else {
+    job.files.push({ path: upload.path, resource: await analyzeFile(job, upload) });
+  }
+  return { files: job.files, notes: job.notes, made: job.made };
+}
+
+async function analyzeFile(
+  job: Job,
+  file: { path: string; filename: string; extension: string; size: number },
+): Promise<AnalyzedResource> {
+  const meta = await extractMetadata(file.path, file.extension);
+  const title = meta.title ?? titleFromFilename(file.filename);
+  const description = (meta.description ?? '').slice(0, MAX_DESCRIPTION);
+  const language =
+    meta.language ?? detectLanguage([meta.title ?? '', description, meta.text].join('\n'));
+  return {
+    filename: file.filename,
+    title,
+    description,
+    author: meta.author,
+    tags: proposeTags(meta.keywords, `${title}\n${description}`, job.knownTags),
+    fileFormat: file.extension,
+    mimeType: MIME_TYPES[file.extension] ?? 'application/octet-stream',
+    fileSize: file.size,
+    language,
+    edition: meta.edition,
+    releaseDate: meta.releaseDate,
+    notes: meta.notes,
+  };
+}
+
+function extractMetadata(file: string, extension: string): Promise<ExtractedMetadata> {
+  if (extension === 'pdf') return extractPdf(file);
+  if (extension === 'epub') return extractEpub(file);
+  return extractImage(file, (extension === 'jpeg' ? 'jpg' : extension) as ImageFormat);
+}
+
+async function expandArchive(
+  job: Job,
+  file: string,
+  label: string,
+  format: string,
+  depth: number,
+): Promise<void> {
+  const wanted: { path: string; filename: string; extension: string; size: number }[] = [];
+  const limits: ArchiveLimits = {
+    maxEntries: ARCHIVE_LIMITS.maxEntries,
+    maxTotalBytes: job.budget.bytes,
+  };
+  const extract = format === 'zip' ? extractZip : extractSevenZip;
+  let index = 0;
+  await extract(file, limits, (member) => {
+    index++;
+    const filename = sanitizeFilename(member.name, `entry-${index}`);
+    const extension = extensionOf(filename);
+    const last = member.name.split(/[/\\]/).pop() ?? '';
+    if (!extension || !ANALYZE_FORMATS.includes(extension) || last.startsWith('.')) return null;
+    if (member.size > MAX_FILE_BYTES) {
+      job.notes.push(`${label}: skipped ${filename}, larger than 25 MB`);
+      return null;
+    }
+    if (ARCHIVE_FORMATS.includes(extension) && depth >= ARCHIVE_LIMITS.maxDepth) {
+      job.notes.push(`${label}: skipped ${filename}, archives nested more than ${depth} deep`);
+      return null;
+    }
+    const target = job.tempPath(job.dir);
+    job.made.push(target);
+    wanted.push({ path: target, filename, extension, size: member.size });
+    return target;
+  });
+  job.budget.bytes -= wanted.reduce((sum, w) => sum + w.size, 0);
+
+  for (const entry of wanted) {
+    const skip = async (why: string) => {
+      job.notes.push(`${label}: skipped ${entry.filename}, ${why}`);
+      await removeQuietly(entry.path);
+    };
+    if (!(await contentMatches(entry.path, entry.extension))) {
+      await skip(`its content is not ${entry.extension.toUpperCase()}`);
+    } else if (ARCHIVE_FORMATS.includes(entry.extension)) {
+      try {
+        await expandArchive(job, entry.path, entry.filename, entry.extension, depth + 1);
+      } catch (err) {
+        if (!(err instanceof ArchiveRefusedError)) throw err;
+        job.notes.push(`${label}: skipped ${entry.filename}: ${err.message}`);
+      }
+      await removeQuietly(entry.path);
+    } else {
+      try {
+        job.files.push({ path: entry.path, resource: await analyzeFile(job, entry) });
+      } catch (err) {
+        if (!(err instanceof UnreadableFileError)) throw err;
+        await skip(err.message);
+      }
+    }
+  }
+}

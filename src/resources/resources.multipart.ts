@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from '../http/errors.js';
+import { extensionOf, sanitizeFilename } from './formats.js';
+import { payloadTooLarge, unsupportedFormat } from './metadata.js';
+import type { Upload } from './staging.js';
+import type { Storage } from './storage.js';
+
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+const MAX_METADATA_BYTES = 64 * 1024;
+
+/** Options for @fastify/multipart, registered in the resources scope only. */
+export const MULTIPART_OPTIONS = {
+  throwFileSizeLimit: false,
+  limits: {
+    fileSize: MAX_UPLOAD_BYTES,
+    files: 2,
+    fields: 2,
+    parts: 4,
+    fieldSize: MAX_METADATA_BYTES,
+    headerPairs: 50,
+  },
+};
+
+/**
+ * Reads a resource form: an optional `metadata` part (a plain field, or a part with
+ * Content-Type application/json) and one `file` part, streamed to a temp file in `dir`. The
+ * extension is checked before a byte is written (415); an upload over 25 MB is cut off at the
+ * limit, removed and refused (413). On any failure nothing is left behind.
+ */
+export async function readResourceForm(
+  request: FastifyRequest,
+  options: { dir: string; storage: Storage; formats: readonly string[] },
+): Promise<{ metadata: string | null; upload: Upload }> {
+  if (!request.isMultipart())
+    throw unsupportedFormat('Send multipart/form-data with a "file" part');
+  let metadata: string | null = null;
+  let upload: Upload | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'metadata') metadata = String(part.value);
+      } else if (part.fieldname === 'metadata') {
+        const text = await part.toBuffer();
+        if (text.length > MAX_METADATA_BYTES) throw badRequest('The metadata part is too large');
+        metadata = text.toString('utf8');
+      } else if (part.fieldname === 'file' && upload === null) {
+        const filename = sanitizeFilename(part.filename ?? '', '');
+        const extension = extensionOf(filename);
+        if (!extension || !options.formats.includes(extension)) {
+          part.file.resume();
+          throw unsupportedFormat(`Accepted file types: ${options.formats.join(', ')}`);
+        }
+        const written = await options.storage.writeTemp(part.file, options.dir);
+        upload = { path: written.path, filename, extension, size: written.size };
+        if (part.file.truncated) {
+          throw payloadTooLarge('The file is larger than 25 MB; nothing was kept');
+        }
+      } else {
+        part.file.resume();
+      }
+    }
+  } catch (err) {
+    if (upload) await fs.promises.rm(upload.path, { force: true });
+    throw err;
+  }
+  if (!upload) throw badRequest('The multipart part "file" is missing');
+  if (upload.size === 0) {
+    await fs.promises.rm(upload.path, { force: true });
+    throw badRequest('The uploaded file is empty');
+  }
+  return { metadata, upload };
+}

@@ -1,0 +1,182 @@
+import multipart from '@fastify/multipart';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { callerOf, type Guards } from '../http/auth.js';
+import { errors } from '../http/schemas.js';
+import { sendFile } from './download.js';
+import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './formats.js';
+import { parseMetadataText, parseResourceInput } from './metadata.js';
+import { MULTIPART_OPTIONS, readResourceForm } from './resources.multipart.js';
+import {
+  AnalyzedSchema,
+  ConfirmBody,
+  GuidParams,
+  ListQuery,
+  ResourceSchema,
+  TagSuggestionSchema,
+  toResource,
+} from './resources.schemas.js';
+import type { ResourcesService } from './resources.service.js';
+
+const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+const multipartBody = {
+  consumes: ['multipart/form-data'],
+  description: 'multipart/form-data; limits: file 25 MB, at most 4 parts',
+};
+
+/** The catalog for every signed-in user, and its administration (admins only). */
+export function resourceRoutes(deps: {
+  resources: ResourcesService;
+  guards: Guards;
+}): FastifyPluginAsyncTypebox {
+  const { resources, guards } = deps;
+  return async (app) => {
+    await app.register(multipart, MULTIPART_OPTIONS);
+    const user = { tags: ['resources'], security: [{ bearer: [] }] };
+    const admin = { tags: ['admin: resources'], security: [{ bearer: [] }] };
+
+    app.get(
+      '/api/resources',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...user,
+          summary: 'Any signed-in user: list the catalog, newest first (filters: q, tag, format)',
+          querystring: ListQuery,
+          response: { 200: Type.Array(ResourceSchema), ...errors(400, 401) },
+        },
+      },
+      async (request) =>
+        (await resources.list(request.query)).map((r) => toResource(r, baseUrl(request))),
+    );
+
+    app.get(
+      '/api/resources/:guid/download',
+      {
+        onRequest: guards.authenticateAllowingQueryToken,
+        compress: false,
+        schema: {
+          ...user,
+          summary:
+            'Any signed-in user (bearer header or ?token=): the file, with Range and ETag support',
+          params: GuidParams,
+          querystring: Type.Object({ token: Type.Optional(Type.String()) }),
+          response: { ...errors(401, 404, 416) },
+        },
+      },
+      async (request, reply) => {
+        const { row, path } = await resources.file(request.params.guid);
+        return sendFile(request, reply, {
+          path,
+          size: Number(row.file_size),
+          sha256: row.sha256,
+          mimeType: row.mime_type,
+          filename: row.file_name,
+        });
+      },
+    );
+
+    app.post(
+      '/api/admin/resources',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          ...admin,
+          summary:
+            'Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)',
+          ...multipartBody,
+          response: { 201: ResourceSchema, ...errors(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const form = await readResourceForm(request, {
+          dir: resources.storage.resourcesDir,
+          storage: resources.storage,
+          formats: UPLOAD_FORMATS,
+        });
+        let input;
+        try {
+          input = parseMetadataText(form.metadata);
+        } catch (err) {
+          await resources.discard(form.upload.path);
+          throw err;
+        }
+        const stored = await resources.createFromUpload(form.upload, input);
+        return reply.status(201).send(toResource(stored, baseUrl(request)));
+      },
+    );
+
+    app.delete(
+      '/api/admin/resources/:guid',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          ...admin,
+          summary: 'Admin: delete a resource and its file',
+          params: GuidParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await resources.delete(request.params.guid);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/admin/resources/analyze',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          ...admin,
+          summary:
+            'Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, ' +
+            'analyzed resources (one per supported file, archive entries included)',
+          ...multipartBody,
+          response: { 200: Type.Array(AnalyzedSchema), ...errors(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request) => {
+        const adminId = callerOf(request).id;
+        const form = await readResourceForm(request, {
+          dir: resources.storage.stagingDir(adminId),
+          storage: resources.storage,
+          formats: ANALYZE_FORMATS,
+        });
+        return resources.analyze(adminId, form.upload);
+      },
+    );
+
+    app.post(
+      '/api/admin/resources/confirm',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          ...admin,
+          summary: 'Admin: move one of their analyzed files (by filename) into the catalog',
+          body: ConfirmBody,
+          response: { 201: ResourceSchema, ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const input = parseResourceInput(request.body);
+        const stored = await resources.confirm(callerOf(request).id, request.body.filename, input);
+        return reply.status(201).send(toResource(stored, baseUrl(request)));
+      },
+    );
+
+    app.get(
+      '/api/admin/resources/tags',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          ...admin,
+          summary:
+            'Admin: tag suggestions, the seeded defaults plus every tag in use, most used first',
+          response: { 200: Type.Array(TagSuggestionSchema), ...errors(401, 403) },
+        },
+      },
+      () => resources.tagSuggestions(),
+    );
+  };
+}

@@ -1,0 +1,181 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
+import { notFound } from '../http/errors.js';
+import { contentMatches, MIME_TYPES, sanitizeFilename } from './formats.js';
+import { unsupportedFormat, type ResourceInput } from './metadata.js';
+import * as repo from './resources.repository.js';
+import { createStaging, type Upload } from './staging.js';
+import { createStorage, hashFile, removeQuietly } from './storage.js';
+import { DEFAULT_TAGS } from './tags.js';
+
+export interface StoredResource {
+  row: repo.ResourceRow;
+  tags: string[];
+}
+
+/**
+ * The resource catalog: files under <dataDir>/resources/ with a row each. A file and its row
+ * appear together or not at all: the row is inserted and the file renamed into place inside one
+ * transaction; if anything fails, the file is removed (or moved back) and the row rolled back.
+ */
+export function createResourcesService(deps: {
+  db: Kysely<DB>;
+  dataDir: string;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}) {
+  const { db, clock, log } = deps;
+  const storage = createStorage(deps.dataDir);
+  const staging = createStaging({ db, storage, clock, log });
+  let seeded = false;
+
+  async function tagSuggestions() {
+    if (!seeded) {
+      await repo.seedDefaultTags(db, DEFAULT_TAGS, clock());
+      seeded = true;
+    }
+    const counts = await repo.tagCounts(db);
+    return counts.sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+  }
+
+  /** Inserts the row and moves `source` into the catalog in one transaction. */
+  async function store(
+    source: string,
+    file: { format: string; mimeType: string; size: number; name: string },
+    input: ResourceInput,
+    alsoInTransaction: (trx: Kysely<DB>) => Promise<void> = async () => {},
+    restore: (final: string) => Promise<void> = removeQuietly,
+  ): Promise<StoredResource> {
+    const guid = crypto.randomUUID();
+    const storageName = `${guid}.${file.format}`;
+    const final = storage.resourcePath(storageName);
+    const now = clock();
+    const row: repo.ResourceRow = {
+      guid,
+      title: input.title,
+      description: input.description,
+      file_format: file.format,
+      mime_type: file.mimeType,
+      file_size: file.size,
+      file_name: sanitizeFilename(file.name, `${guid}.${file.format}`),
+      storage_name: storageName,
+      sha256: await hashFile(source),
+      release_date: input.releaseDate,
+      author: input.author,
+      language: input.language,
+      edition: input.edition,
+      created_at: now,
+      updated_at: now,
+    };
+    let moved = false;
+    try {
+      await db.transaction().execute(async (trx) => {
+        await repo.insertResource(trx, row, input.tags);
+        await alsoInTransaction(trx as unknown as Kysely<DB>);
+        await fs.promises.rename(source, final);
+        moved = true;
+      });
+    } catch (err) {
+      if (moved) await restore(final);
+      throw err;
+    }
+    return { row, tags: [...input.tags].sort() };
+  }
+
+  const maintenance = setInterval(() => void cleanStaging(), 3600_000);
+  maintenance.unref();
+  async function cleanStaging(): Promise<number> {
+    try {
+      return await staging.cleanup();
+    } catch (err) {
+      log.warn({ err }, 'staging cleanup failed');
+      return 0;
+    }
+  }
+
+  return {
+    storage,
+    cleanStaging,
+    close: () => clearInterval(maintenance),
+    tagSuggestions,
+    discard: removeQuietly,
+
+    async list(filter: repo.ResourceFilter): Promise<StoredResource[]> {
+      const rows = await repo.listResources(db, {
+        q: filter.q?.trim() || undefined,
+        tag: filter.tag?.trim().toLowerCase() || undefined,
+        format: filter.format?.trim().toLowerCase() || undefined,
+      });
+      const tags = await repo.tagsOf(
+        db,
+        rows.map((r) => r.guid),
+      );
+      return rows.map((row) => ({ row, tags: tags.get(row.guid) ?? [] }));
+    },
+
+    /** The row and absolute path of a resource's file; 404 when unknown. */
+    async file(guid: string) {
+      const row = await repo.findResource(db, guid);
+      if (!row) throw notFound('No resource with this guid');
+      return { row, path: storage.resourcePath(row.storage_name) };
+    },
+
+    /** A manual upload: the file (already in a temp file) and its validated metadata. */
+    async createFromUpload(upload: Upload, input: ResourceInput): Promise<StoredResource> {
+      try {
+        if (!(await contentMatches(upload.path, upload.extension))) {
+          throw unsupportedFormat(
+            `The content of ${upload.filename} is not ${upload.extension.toUpperCase()}`,
+          );
+        }
+        const mimeType = MIME_TYPES[upload.extension]!;
+        return await store(
+          upload.path,
+          { format: upload.extension, mimeType, size: upload.size, name: upload.filename },
+          input,
+        );
+      } finally {
+        await removeQuietly(upload.path);
+      }
+    },
+
+    async delete(guid: string): Promise<void> {
+      const row = await repo.findResource(db, guid);
+      if (!row) throw notFound('No resource with this guid');
+      await db.transaction().execute((trx) => repo.deleteResource(trx, guid));
+      await removeQuietly(storage.resourcePath(row.storage_name));
+    },
+
+    async analyze(adminId: string, upload: Upload) {
+      const known = (await tagSuggestions()).map((t) => t.tag);
+      return staging.analyze(adminId, upload, known);
+    },
+
+    /** Moves a staged file into the catalog with the admin's edited metadata. */
+    async confirm(
+      adminId: string,
+      filename: string,
+      input: ResourceInput,
+    ): Promise<StoredResource> {
+      const staged = await staging.find(adminId, filename);
+      const { row } = staged;
+      return store(
+        staged.path,
+        {
+          format: row.file_format,
+          mimeType: row.mime_type,
+          size: row.file_size,
+          name: row.filename,
+        },
+        input,
+        (trx) => repo.deleteStaged(trx, row.id),
+        (final) => fs.promises.rename(final, staged.path).catch(() => removeQuietly(final)),
+      );
+    },
+  };
+}
+
+export type ResourcesService = ReturnType<typeof createResourcesService>;

@@ -1,0 +1,180 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import { analyzeUpload, type AnalyzedResource } from './analyze.js';
+import { ArchiveRefusedError, type ArchiveProblem } from './extract/archive.js';
+import { UnreadableFileError } from './extract/types.js';
+import { ARCHIVE_FORMATS } from './formats.js';
+import * as repo from './resources.repository.js';
+import { removeQuietly, TEMP_PREFIX, type Storage } from './storage.js';
+
+export const STAGING_TTL_MS = 24 * 3600 * 1000;
+
+export interface Upload {
+  path: string;
+  filename: string;
+  extension: string;
+  size: number;
+}
+
+const ARCHIVE_STATUS: Record<
+  ArchiveProblem,
+  [number, 'validation_failed' | 'unsupported_format' | 'payload_too_large']
+> = {
+  corrupt: [400, 'validation_failed'],
+  encrypted: [415, 'unsupported_format'],
+  too_many_entries: [413, 'payload_too_large'],
+  too_large: [413, 'payload_too_large'],
+};
+
+/** The per-admin staging area: analyzed files wait here (24 h) until confirmed. */
+export function createStaging(deps: {
+  db: Kysely<DB>;
+  storage: Storage;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}) {
+  const { db, storage, clock, log } = deps;
+
+  async function analyze(adminId: string, upload: Upload, knownTags: string[]) {
+    const dir = storage.stagingDir(adminId);
+    let result: Awaited<ReturnType<typeof analyzeUpload>>;
+    try {
+      result = await analyzeUpload(upload, { dir, tempPath: storage.tempPath, knownTags });
+    } catch (err) {
+      await removeQuietly(upload.path);
+      throw toAppError(err, upload.filename);
+    }
+    if (ARCHIVE_FORMATS.includes(upload.extension)) await removeQuietly(upload.path);
+    if (result.notes.length > 0) log.info({ notes: result.notes }, 'analyze skipped entries');
+    if (result.files.length === 0 && result.notes.length > 0) {
+      throw new AppError(
+        400,
+        'validation_failed',
+        `Nothing in ${upload.filename} could be analyzed: ${result.notes.join('; ')}`,
+        { notes: result.notes },
+      );
+    }
+    try {
+      return await stage(adminId, dir, result.files, result.notes);
+    } finally {
+      for (const made of [upload.path, ...result.made]) {
+        if (path.basename(made).startsWith(TEMP_PREFIX)) await removeQuietly(made);
+      }
+    }
+  }
+
+  async function stage(
+    adminId: string,
+    dir: string,
+    files: { path: string; resource: AnalyzedResource }[],
+    notes: string[],
+  ): Promise<AnalyzedResource[]> {
+    const used = new Set<string>();
+    const replaced: string[] = [];
+    const finals: string[] = [];
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const file of files) {
+          const filename = uniqueLabel(file.resource.filename, used);
+          file.resource = { ...file.resource, filename, notes: [...file.resource.notes, ...notes] };
+          const old = await repo.findStaged(trx, adminId, filename);
+          if (old) {
+            await repo.deleteStaged(trx, old.id);
+            replaced.push(path.join(dir, old.storage_name));
+          }
+          const id = crypto.randomUUID();
+          const storageName = `${id}.${file.resource.fileFormat}`;
+          await repo.insertStaged(trx, {
+            id,
+            admin_id: adminId,
+            filename,
+            storage_name: storageName,
+            file_format: file.resource.fileFormat,
+            mime_type: file.resource.mimeType,
+            file_size: file.resource.fileSize,
+            created_at: clock(),
+          });
+          finals.push(path.join(dir, storageName));
+          await fs.promises.rename(file.path, finals.at(-1)!);
+        }
+      });
+    } catch (err) {
+      for (const final of finals) await removeQuietly(final);
+      throw err;
+    }
+    for (const old of replaced) await removeQuietly(old);
+    return files.map((f) => f.resource);
+  }
+
+  return {
+    analyze,
+
+    /** The staged file an admin confirms, with its path; 404 when missing or expired. */
+    async find(adminId: string, filename: string) {
+      const row = await repo.findStaged(db, adminId, filename);
+      if (!row || row.created_at < clock() - STAGING_TTL_MS) {
+        throw notFound(
+          `No analyzed file named "${filename}" is waiting; analyze it again (files wait 24 hours)`,
+        );
+      }
+      return { row, path: path.join(storage.stagingDir(adminId), row.storage_name) };
+    },
+
+    /** Removes staged files older than 24 h and stray temporary files. */
+    async cleanup(): Promise<number> {
+      const cutoff = clock() - STAGING_TTL_MS;
+      const expired = await repo.stagedOlderThan(db, cutoff);
+      for (const row of expired) {
+        await repo.deleteStaged(db, row.id);
+        await removeQuietly(path.join(storage.stagingRoot, row.admin_id, row.storage_name));
+      }
+      const known = await repo.stagedStorageNames(db);
+      let removed = expired.length;
+      for (const adminDir of await fs.promises.readdir(storage.stagingRoot).catch(() => [])) {
+        const dir = path.join(storage.stagingRoot, adminDir);
+        removed += await sweep(dir, (name) => !known.has(`${adminDir}/${name}`), cutoff);
+        await fs.promises.rmdir(dir).catch(() => {}); // only when empty
+      }
+      removed += await sweep(storage.resourcesDir, (name) => name.startsWith(TEMP_PREFIX), cutoff);
+      return removed;
+    },
+  };
+}
+
+export type Staging = ReturnType<typeof createStaging>;
+
+async function sweep(dir: string, stray: (name: string) => boolean, cutoff: number) {
+  let removed = 0;
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat?.isFile() && stray(name) && stat.mtimeMs < cutoff) {
+      await removeQuietly(file);
+      removed++;
+    }
+  }
+  return removed;
+}
+
+function uniqueLabel(filename: string, used: Set<string>): string {
+  let label = filename;
+  for (let n = 2; used.has(label); n++) {
+    label = filename.replace(/(\.[^.]+)?$/, (ext) => ` (${n})${ext}`);
+  }
+  used.add(label);
+  return label;
+}
+
+function toAppError(err: unknown, filename: string): unknown {
+  if (err instanceof ArchiveRefusedError) {
+    const [status, code] = ARCHIVE_STATUS[err.problem];
+    return new AppError(status, code, err.message);
+  }
+  if (err instanceof UnreadableFileError) return badRequest(`${filename} is ${err.message}`);
+  return err;
+}

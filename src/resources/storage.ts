@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export const TEMP_PREFIX = '.tmp-';
+
+export interface WrittenFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Where files live: the catalog under <dataDir>/resources/, analyzed files under
+ * <dataDir>/staging/<adminId>/. Every name on disk is generated here; no user-supplied name
+ * ever becomes part of a path.
+ */
+export function createStorage(dataDir: string) {
+  const resourcesDir = path.join(dataDir, 'resources');
+  const stagingRoot = path.join(dataDir, 'staging');
+  fs.mkdirSync(resourcesDir, { recursive: true });
+  fs.mkdirSync(stagingRoot, { recursive: true });
+
+  return {
+    resourcesDir,
+    stagingRoot,
+    resourcePath: (storageName: string) => path.join(resourcesDir, checkName(storageName)),
+    stagingDir(adminId: string): string {
+      const dir = path.join(stagingRoot, checkName(adminId));
+      fs.mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+    /** A fresh temporary path in a folder; the caller renames it or removes it. */
+    tempPath: (dir: string) => path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`),
+
+    /** Streams into a new temp file, hashing as it goes; removes the file on any failure. */
+    async writeTemp(stream: Readable, dir: string): Promise<WrittenFile> {
+      const target = path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`);
+      const hash = crypto.createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(stream, meter, fs.createWriteStream(target, { flags: 'wx' }));
+      } catch (err) {
+        await removeQuietly(target);
+        throw err;
+      }
+      return { path: target, size, sha256: hash.digest('hex') };
+    },
+  };
+}
+
+export type Storage = ReturnType<typeof createStorage>;
+
+export async function hashFile(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+export async function removeQuietly(file: string): Promise<void> {
+  await fs.promises.rm(file, { force: true }).catch(() => {});
+}
+
+/** Generated names only: ids and "<uuid>.<ext>"; anything else is a programming error. */
+function checkName(name: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes('..')) {
+    throw new Error(`refusing a storage name that is not generated: ${JSON.stringify(name)}`);
+  }
+  return name;
+}
