@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
 import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
@@ -157,6 +158,22 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     expect(sender.frames.filter((f) => f.type === 'message_delivered')).toEqual([]);
     // tidy up for the next tests: ben reads it
     await conversation(ben, anna);
+  });
+
+  it('a retry of an undelivered message pushes it again (the first try may have died before the push)', async () => {
+    const socket = await connect(ben);
+    const payload = { id: crypto.randomUUID(), receiverId: ben.userId, body: 'retry me' };
+    const post = () =>
+      t.app.inject({ method: 'POST', url: '/api/messages', headers: anna.headers, payload });
+    expect((await post()).statusCode).toBe(201);
+    const first = await socket.next('new_message');
+    expect((await post()).statusCode).toBe(200);
+    expect(await socket.next('new_message')).toEqual(first);
+    socket.send({ type: 'ack', messageId: payload.id });
+    await waitForDelivered(anna, ben, [payload.id]);
+    expect((await post()).statusCode).toBe(200);
+    await sleep(200);
+    expect(newMessages(socket)).toHaveLength(2);
   });
 
   it('reading the conversation tells the sender the messages were delivered', async () => {

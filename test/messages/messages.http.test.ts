@@ -127,6 +127,20 @@ describe.each(DIALECTS)('messages over HTTP (%s)', (dialect) => {
     expect(res.json().body).toBe(body);
   });
 
+  it('documents the routes in the OpenAPI document, with the bearer scheme', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    for (const [path, method] of [
+      ['/api/messages', 'post'],
+      ['/api/messages/{userId}', 'get'],
+      ['/api/users', 'get'],
+    ] as const) {
+      expect(doc.paths[path][method].security, path).toEqual([{ bearer: [] }]);
+    }
+    expect(doc.components.schemas.Message.required).toEqual(
+      expect.arrayContaining(['id', 'senderId', 'senderUsername', 'receiverId', 'body', 'sentAt']),
+    );
+  });
+
   it('requires a valid token', async () => {
     const res = await t.app.inject({
       method: 'POST',
