@@ -1,8 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
 import { errors, Uuid } from '../http/schemas.js';
 import { MessageSchema } from './messages.mapper.js';
 import { MAX_BODY_CHARACTERS } from './messages.rules.js';
@@ -35,17 +33,6 @@ const ConversationQuery = Type.Object(
   { additionalProperties: false },
 );
 
-// The JSON schema compiler coerces scalars (123 → "123"); a message field must really be text.
-async function requireTextFields(request: FastifyRequest): Promise<void> {
-  const body = request.body as Record<string, unknown> | null;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
-  for (const field of ['receiverId', 'body', 'id']) {
-    if (field in body && typeof body[field] !== 'string') {
-      throw badRequest(`body.${field} must be a string`);
-    }
-  }
-}
-
 /** /api/messages: direct messages between signed-in users. */
 export function messageRoutes(deps: {
   messages: MessagesService;
@@ -60,7 +47,6 @@ export function messageRoutes(deps: {
     app.post(
       '/api/messages',
       {
-        preValidation: requireTextFields,
         schema: {
           ...common,
           summary:
