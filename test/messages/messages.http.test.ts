@@ -58,6 +58,28 @@ describe.each(DIALECTS)('messages over HTTP (%s)', (dialect) => {
     expect(convo.filter((m: any) => m.id === id)).toHaveLength(1);
   });
 
+  it('concurrent retries with one id store one message: one 201, the rest 200', async () => {
+    const payload = { id: crypto.randomUUID(), receiverId: cleo.userId, body: 'sent five times' };
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => send(ben, payload)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((r) => r.body)).size).toBe(1);
+    // the same race one layer down, where all five pass the existence check before any insert
+    const sender = {
+      id: ben.userId,
+      username: 'ben',
+      isAdmin: false,
+      inventoryId: ben.inventoryId,
+    };
+    const again = { ...payload, id: crypto.randomUUID() };
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => t.app.larder.messages.send(sender, again)),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.message.sentAt)).size).toBe(1);
+    const convo = (await read(ben, cleo.userId)).json();
+    expect(convo.filter((m: any) => m.id === payload.id || m.id === again.id)).toHaveLength(2);
+  });
+
   it('the same id with another body, receiver or sender is 409 and changes nothing', async () => {
     const id = crypto.randomUUID();
     expect((await send(cleo, { id, receiverId: anna.userId, body: 'one' })).statusCode).toBe(201);
