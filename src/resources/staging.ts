@@ -8,7 +8,8 @@ import { AppError, badRequest, notFound } from '../http/errors.js';
 import { analyzeUpload, type AnalyzedResource } from './analyze.js';
 import { ArchiveRefusedError, type ArchiveProblem } from './extract/archive.js';
 import { UnreadableFileError } from './extract/types.js';
-import { ARCHIVE_FORMATS } from './formats.js';
+import { ARCHIVE_FORMATS, contentMatches } from './formats.js';
+import { unsupportedFormat } from './metadata.js';
 import * as repo from './resources.repository.js';
 import { removeQuietly, TEMP_PREFIX, type Storage } from './storage.js';
 
@@ -44,6 +45,11 @@ export function createStaging(deps: {
     const dir = storage.stagingDir(adminId);
     let result: Awaited<ReturnType<typeof analyzeUpload>>;
     try {
+      if (!(await contentMatches(upload.path, upload.extension))) {
+        throw unsupportedFormat(
+          `The content of ${upload.filename} is not ${upload.extension.toUpperCase()}`,
+        );
+      }
       result = await analyzeUpload(upload, { dir, tempPath: storage.tempPath, knownTags });
     } catch (err) {
       await removeQuietly(upload.path);
