@@ -22,7 +22,10 @@ export function UserCard(props: {
   const id = user.id;
 
   const act = async (work: () => Promise<unknown>) => {
-    if (await action.run(work)) props.onChanged();
+    if (await action.run(work)) {
+      setTarget('');
+      props.onChanged();
+    }
   };
 
   return (
@@ -41,7 +44,7 @@ export function UserCard(props: {
           {current && current.users.length > 1 && ` (shared by ${current.users.length})`}
         </dd>
       </dl>
-      <div class="actions">
+      <div class="assign">
         <label for={`assign-${id}`} class="inline-label">
           Assign to
         </label>
@@ -66,6 +69,8 @@ export function UserCard(props: {
             void act(() => api('PUT', `/api/admin/users/${id}/inventory`, { inventoryId: target }))
           }
         />
+      </div>
+      <div class="actions">
         <BusyButton
           busy={action.busy}
           label="Detach into a new inventory"

@@ -1,0 +1,29 @@
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD } from '../helpers/app.js';
+
+/** Signs in through the form at /admin/ and waits for the administration to show. */
+export async function signIn(page: Page, base: string): Promise<void> {
+  await submitLogin(page, base, ADMIN_PASSWORD);
+  await page.getByText('Signed in as').waitFor();
+}
+
+/** Fills and sends the sign-in form without waiting for the outcome. */
+export async function submitLogin(page: Page, base: string, password: string): Promise<void> {
+  await page.goto(`${base}/admin/`);
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name }).click();
+  await page.locator(`[role="tabpanel"]#panel-${name.toLowerCase()}`).waitFor();
+}
+
+export const userCard = (page: Page, username: string) =>
+  page.locator(`li.user[data-username="${username}"]`);
+
+/** True when nothing on the page is wider than the viewport (no sideways scrolling). */
+export async function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}

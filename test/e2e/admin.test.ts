@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { buildTestApp, destroyTestEnvironment, login } from '../helpers/app.js';
+import { ensureWebBuild } from '../helpers/web-build.js';
+import { fitsWidth, openTab, signIn, submitLogin, userCard } from './admin-page.js';
+import { launchBrowser, screenshot, type Browser } from './browser.js';
+
+describe('admin interface: users and inventories', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let browser: Browser;
+  let base: string;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    t = await buildTestApp('sqlite');
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (t) await destroyTestEnvironment(t.env);
+  });
+
+  it('refuses a wrong password with the server message, then signs in', async () => {
+    await submitLogin(page, base, 'wrong-password');
+    await page.getByRole('alert').getByText('Wrong username or password').waitFor();
+    await signIn(page, base);
+    await page.locator('.tile dd', { hasText: /^\d+$/ }).first().waitFor();
+    expect(await page.locator('.tile').count()).toBeGreaterThanOrEqual(5);
+  });
+
+  it('creates users, and shows the server message for a taken name', async () => {
+    for (const name of ['alice', 'bob']) {
+      await page.getByLabel('Username').fill(name);
+      await page.getByLabel('Password', { exact: true }).fill(`${name}-password`);
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await userCard(page, name).waitFor();
+    }
+    await expect(userCard(page, 'alice').locator('dd').first().textContent()).resolves.toMatch(
+      /\d{4}/,
+    );
+    await page.getByLabel('Username').fill('ALICE');
+    await page.getByLabel('Password', { exact: true }).fill('whatever-password');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await expect(page.locator('.create-user [role="alert"]').textContent()).resolves.toMatch(
+      /taken|exists/i,
+    );
+  });
+
+  it('assigns alice to bob’s inventory and shows both in the Inventories tab', async () => {
+    const alice = userCard(page, 'alice');
+    const select = alice.getByLabel('Assign to');
+    const bobOption = await select.locator('option', { hasText: 'bob' }).getAttribute('value');
+    await select.selectOption(bobOption!);
+    await alice.getByRole('button', { name: 'Assign' }).click();
+    await alice.getByText('shared by 2').waitFor();
+
+    await openTab(page, 'Inventories');
+    const shared = page.locator('li.inventory', {
+      has: page.locator('.members li', { hasText: 'alice' }),
+    });
+    await expect(shared.locator('.members li').allTextContents()).resolves.toEqual([
+      'alice',
+      'bob',
+    ]);
+    await shared.getByLabel('Name').fill('Bob household');
+    await shared.getByRole('button', { name: 'Rename' }).click();
+    await shared.locator('h3', { hasText: 'Bob household' }).waitFor();
+    await page.locator('.per-inventory summary').click();
+    await page.locator('.per-inventory th', { hasText: 'Bob household' }).waitFor();
+  });
+
+  it('changes a password: the new one works, the old one does not', async () => {
+    await openTab(page, 'Users');
+    const alice = userCard(page, 'alice');
+    await alice.getByRole('button', { name: 'Change password' }).click();
+    await alice.getByLabel('New password for alice').fill('alice-new-password');
+    await alice.getByRole('button', { name: 'Save password' }).click();
+    await alice.getByLabel('New password for alice').waitFor({ state: 'detached' });
+    await expect(login(t.app, 'alice', 'alice-new-password')).resolves.toMatchObject({
+      username: 'alice',
+    });
+    await expect(login(t.app, 'alice', 'alice-password')).rejects.toThrow(/401/);
+  });
+
+  it('detaches alice into a new inventory and deletes bob after confirmation', async () => {
+    const alice = userCard(page, 'alice');
+    await alice.getByRole('button', { name: 'Detach into a new inventory' }).click();
+    await alice.getByText('shared by 2').waitFor({ state: 'detached' });
+
+    const bob = userCard(page, 'bob');
+    await bob.getByRole('button', { name: 'Delete' }).click();
+    await bob.getByRole('button', { name: 'Yes, delete' }).click();
+    await bob.waitFor({ state: 'detached' });
+    const users = await t.app.larder.users.list();
+    expect(users.map((u) => u.username).sort()).toEqual(['admin', 'alice']);
+  });
+
+  it('refreshes an expired access token transparently, then asks to sign in again', async () => {
+    await page.evaluate(() => {
+      const key = 'larder.admin.session';
+      const s = JSON.parse(sessionStorage.getItem(key)!);
+      sessionStorage.setItem(key, JSON.stringify({ ...s, accessToken: 'expired.token.value' }));
+    });
+    await openTab(page, 'Inventories');
+    await page.locator('li.inventory').first().waitFor();
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+
+    await page.evaluate(() => {
+      const key = 'larder.admin.session';
+      const s = JSON.parse(sessionStorage.getItem(key)!);
+      sessionStorage.setItem(
+        key,
+        JSON.stringify({ ...s, accessToken: 'x.y.z', refreshToken: 'gone' }),
+      );
+    });
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByText('Your session has expired. Please sign in again.').waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('signs out, and looks right at desktop and phone widths', async () => {
+    await signIn(page, base);
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
+      for (const tab of ['Users', 'Inventories']) {
+        await openTab(page, tab);
+        await page.locator('.cards > li').first().waitFor();
+        expect(await fitsWidth(page)).toBe(true);
+        await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await screenshot(page, 'admin-login-desktop');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('the tabs can be used with the keyboard', async () => {
+    await signIn(page, base);
+    await page.getByRole('tab', { name: 'Users' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.locator('#panel-inventories').waitFor();
+    await page.keyboard.press('End');
+    await page.locator('#panel-backups').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-backups');
+  });
+});

@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, destroyTestEnvironment, loginAsAdmin } from '../helpers/app.js';
+import { ensureWebBuild } from '../helpers/web-build.js';
+import { fitsWidth, openTab, signIn } from './admin-page.js';
+import { launchBrowser, screenshot, type Browser } from './browser.js';
+
+const PDF = path.resolve('test/fixtures/resources/water-guide.pdf');
+
+describe('admin interface: resources and backups', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let browser: Browser;
+  let base: string;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    t = await buildTestApp('sqlite');
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    await signIn(page, base);
+    await openTab(page, 'Resources');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (t) await destroyTestEnvironment(t.env);
+  });
+
+  it('analyzes a PDF, shows its metadata for review, and lists it once confirmed', async () => {
+    await page.getByLabel('Files to analyze').setInputFiles(PDF);
+    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    const review = page.getByRole('form', { name: 'Review water-guide.pdf' });
+    await review.waitFor();
+    await expect(review.getByLabel('Title').inputValue()).resolves.toBe('Storing Drinking Water');
+    await expect(review.getByLabel('Author').inputValue()).resolves.toBe('Jane Doe');
+    await expect(review.getByLabel('Language').inputValue()).resolves.toBe('en');
+
+    await review.getByLabel('Tags', { exact: true }).fill('emergency');
+    await review.getByLabel('Tags', { exact: true }).press('Enter');
+    await review
+      .getByLabel('Description (Markdown)')
+      .fill(
+        'Keep **three litres** a day.\n\n<img src=x onerror="window.pwned=1"> <script>window.pwned=2</script>\n\n- rotate every *six* months',
+      );
+    const preview = review.getByLabel('Description preview');
+    await expect(preview.locator('strong').textContent()).resolves.toBe('three litres');
+    await expect(preview.locator('li em').textContent()).resolves.toBe('six');
+    expect(await preview.locator('img, script').count()).toBe(0);
+    await expect(preview.textContent()).resolves.toContain('<script>window.pwned=2</script>');
+    await screenshot(page, 'admin-resources-review-desktop');
+
+    await review.getByRole('button', { name: 'Add to catalog' }).click();
+    await review.waitFor({ state: 'detached' });
+    const card = page.locator('li.resource', { hasText: 'Storing Drinking Water' });
+    await card.waitFor();
+    await expect(card.locator('.chips').textContent()).resolves.toContain('emergency');
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+  });
+
+  it('downloads the confirmed file through ?token= with the original bytes', async () => {
+    const card = page.locator('li.resource', { hasText: 'Storing Drinking Water' });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('button', { name: 'Download Storing Drinking Water' }).click(),
+    ]);
+    expect(download.url()).toMatch(/\/api\/resources\/[^/]+\/download\?token=/);
+    const saved = await download.path();
+    expect(fs.readFileSync(saved).equals(fs.readFileSync(PDF))).toBe(true);
+  });
+
+  it('filters by search text and by tag', async () => {
+    const cards = page.locator('li.resource');
+    await page.getByLabel('Search').fill('nothing like this');
+    await page.getByText('Nothing matches.').waitFor();
+    await page.getByLabel('Search').fill('drinking');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(1);
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Tag', { exact: true }).selectOption('emergency');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(1);
+    await page.getByLabel('Tag', { exact: true }).selectOption('');
+  });
+
+  it('uploads a file manually with typed metadata, showing progress, then deletes it', async () => {
+    await page.getByLabel('Manual upload').check();
+    const form = page.getByRole('form', { name: 'Manual upload' });
+    await form.getByLabel('File', { exact: true }).setInputFiles(PDF);
+    await form.getByLabel('Title').fill('Second copy');
+    await form.getByLabel('Release date').fill('2024-02-29');
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await form.getByText('“Second copy” was uploaded.').waitFor();
+    const card = page.locator('li.resource', { hasText: 'Second copy' });
+    await card.waitFor();
+    await expect(card.textContent()).resolves.toContain('2024-02-29');
+    await screenshot(page, 'admin-resources-desktop');
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await card.getByRole('button', { name: 'Yes, delete' }).click();
+    await card.waitFor({ state: 'detached' });
+    const admin = await loginAsAdmin(t.app);
+    const list = await t.app.inject({ url: '/api/resources', headers: admin.headers });
+    expect(list.json().map((r: { title: string }) => r.title)).toEqual(['Storing Drinking Water']);
+  });
+
+  it('creates a backup, lists it with size and date, and downloads it', async () => {
+    await openTab(page, 'Backups');
+    await page.getByText('No backups yet.').waitFor();
+    await page.getByRole('button', { name: 'Create a backup now' }).click();
+    const entry = page.locator('li.backup').first();
+    await entry.waitFor();
+    const name = (await entry.locator('.name').textContent())!;
+    expect(name).toMatch(/^larder-\d{8}-\d{6}\.sql\.gz$/);
+    await expect(entry.textContent()).resolves.toMatch(/\d{4}.*·\s*[\d.]+ (B|KB|MB)/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      entry.getByRole('button', { name: `Download ${name}` }).click(),
+    ]);
+    const sql = zlib.gunzipSync(fs.readFileSync(await download.path())).toString('utf8');
+    expect(sql).toContain('Storing Drinking Water');
+  });
+
+  it('looks right at desktop and phone widths', async () => {
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
+      for (const tab of ['Resources', 'Backups']) {
+        await openTab(page, tab);
+        await page.locator('.cards > li').first().waitFor();
+        expect(await fitsWidth(page)).toBe(true);
+        await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
+      }
+    }
+    expect(browser.problems).toEqual([]);
+  });
+});

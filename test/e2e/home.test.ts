@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, bearer, buildTestApp, destroyTestEnvironment } from '../helpers/app.js';
+import { ensureWebBuild } from '../helpers/web-build.js';
+import { launchBrowser, screenshot, type Browser } from './browser.js';
+
+/** Decodes the QR code a user would scan: a screenshot of the canvas as drawn on screen. */
+function decodeQr(png: Buffer): string | null {
+  const image = PNG.sync.read(png);
+  const code = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
+  return code?.data ?? null;
+}
+
+describe('home page in a browser', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    t = await buildTestApp('sqlite');
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    fs.mkdirSync(path.join(t.config.dataDir, 'static'), { recursive: true });
+    fs.writeFileSync(path.join(t.config.dataDir, 'static', 'larder.apk'), 'PK fake apk');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (t) await destroyTestEnvironment(t.env);
+  });
+
+  it.each([
+    ['desktop', 1280],
+    ['phone', 375],
+  ])('draws a QR code of the apkUrl and links to it (%s)', async (name, width) => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/version',
+      headers: bearer(ADMIN_TOKEN),
+      payload: { versionCode: 31, versionName: '3.1.0' },
+    });
+    const { apkUrl } = (await (await fetch(`${base}/api/version`)).json()) as { apkUrl: string };
+    expect(apkUrl).toBe(`${base}/static/larder.apk`);
+
+    const page = await browser.newPage(width);
+    await page.goto(`${base}/`);
+    await page.locator('canvas#qr[data-drawn="true"]').waitFor();
+    expect(await page.locator('#app-name').textContent()).toBe('Larder');
+    expect(await page.locator('#version-name').textContent()).toBe('3.1.0');
+    expect(await page.locator('#version-code').textContent()).toBe('31');
+    expect(await page.locator('#apk-link').getAttribute('href')).toBe(apkUrl);
+
+    const qr = decodeQr(await page.locator('canvas#qr').screenshot());
+    expect(qr).toBe(apkUrl);
+    const box = await page.locator('canvas#qr').boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    await screenshot(page, `home-${name}`);
+
+    const download = await fetch(apkUrl);
+    expect(download.headers.get('content-type')).toBe('application/vnd.android.package-archive');
+    expect(await download.text()).toBe('PK fake apk');
+    await page.close();
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('the page still shows name, version and link when its script does not run', async () => {
+    const page = await browser.newPage();
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto(`${base}/`);
+    expect(await page.locator('#version-name').textContent()).toBe('3.1.0');
+    expect(await page.locator('#apk-link').getAttribute('href')).toBe(`${base}/static/larder.apk`);
+    expect(await page.locator('canvas#qr').getAttribute('data-drawn')).toBeNull();
+    await page.close();
+  });
+});
