@@ -1,0 +1,287 @@
+/**
+ * Peak memory while analyzing a 25 MB file, above an idle server.
+ *
+ *   npx tsx bench/analyze-memory.ts            (prints a table; exit code 1 over the 100 MB budget)
+ *
+ * Each measurement runs in its own child process so the figures do not mix:
+ *   - larder/pdf   POST /api/admin/resources/analyze of a 25 MB PDF over real HTTP (streamed)
+ *   - larder/zip   the same PDF inside a 25 MB ZIP (stored), so the archive path is measured too
+ *   - baseline     the naive way: the whole file read into memory and given to pdf.js as `data`
+ * "Idle" is the process after start-up and a warm-up analysis of a small file (libraries loaded),
+ * after a forced GC. The peak is the kernel's high-water mark (ru_maxrss) when the run raised it,
+ * else the highest RSS sampled every 5 ms.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MB = 1024 * 1024;
+const BUDGET_MB = 100;
+const here = fileURLToPath(import.meta.url);
+const fixtures = path.resolve(path.dirname(here), '../test/fixtures/resources');
+
+/** A valid 25 MB PDF: 40 pages of text and one 24.5 MB image, with document info. */
+function makePdf(file: string, size = 25 * MB): void {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const push = (data: Buffer | string) => {
+    const b = Buffer.from(data as string, typeof data === 'string' ? 'latin1' : undefined);
+    parts.push(b);
+    length += b.length;
+  };
+  const object = (n: number, body: Buffer | string, stream?: Buffer) => {
+    offsets[n] = length;
+    push(`${n} 0 obj\n`);
+    push(body);
+    if (stream) {
+      push('\nstream\n');
+      push(stream);
+      push('\nendstream');
+    }
+    push('\nendobj\n');
+  };
+  const pages = 40;
+  push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  const kids = Array.from({ length: pages }, (_, i) => `${5 + i * 2} 0 R`).join(' ');
+  object(1, '<< /Type /Catalog /Pages 2 0 R /Lang (en) >>');
+  object(2, `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
+  object(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const imageBytes = size - 40 * 1024;
+  const image = Buffer.alloc(imageBytes);
+  for (let i = 0; i < imageBytes; i += 4) image.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+  const side = Math.floor(Math.sqrt(imageBytes / 3));
+  object(
+    4,
+    `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${imageBytes} >>`,
+    image,
+  );
+  for (let i = 0; i < pages; i++) {
+    const text =
+      `BT /F1 12 Tf 72 720 Td (Page ${i + 1}: store water, food and candles for every person in the household.) Tj ET` +
+      (i === 0 ? ' q 400 0 0 400 72 200 cm /Im1 Do Q' : '');
+    object(
+      5 + i * 2,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im1 4 0 R >> >> /Contents ${6 + i * 2} 0 R >>`,
+    );
+    object(6 + i * 2, `<< /Length ${text.length} >>`, Buffer.from(text, 'latin1'));
+  }
+  const info = 5 + pages * 2;
+  object(
+    info,
+    '<< /Title (Household Emergency Handbook) /Author (Bench) /CreationDate (D:20240101000000Z) >>',
+  );
+  const xref = length;
+  push(`xref\n0 ${info + 1}\n0000000000 65535 f \n`);
+  for (let n = 1; n <= info; n++) push(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
+  push(
+    `trailer\n<< /Size ${info + 1} /Root 1 0 R /Info ${info} 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+  );
+  fs.writeFileSync(file, Buffer.concat(parts));
+}
+
+const rssMb = () => process.memoryUsage().rss / MB;
+const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
+
+/** Runs `work` after idle is taken; returns {idle, peak} in MB. */
+async function measure(warmUp: () => Promise<void>, work: () => Promise<void>) {
+  await warmUp();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const idle = rssMb();
+  const highWaterBefore = maxRssMb();
+  let sampled = idle;
+  const sampler = setInterval(() => (sampled = Math.max(sampled, rssMb())), 5);
+  const started = performance.now();
+  await work();
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  const highWater = maxRssMb();
+  const peak = highWater > highWaterBefore ? highWater : Math.max(sampled, rssMb());
+  return { idle, peak, aboveIdle: peak - idle, ms };
+}
+
+async function childLarder(file: string, filename: string) {
+  const { buildApp } = await import('../src/app.js');
+  const { loadConfig } = await import('../src/config.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-bench-'));
+  const config = loadConfig({
+    LARDER_DATA_DIR: dataDir,
+    LARDER_ADMIN_PASSWORD: 'bench-password',
+    LARDER_BCRYPT_COST: '4',
+    LARDER_LOG_LEVEL: 'silent',
+    LARDER_BACKUP_INTERVAL: '0',
+    LARDER_BACKUP_DIR: path.join(dataDir, 'backups'),
+  });
+  const app = await buildApp(config, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: 'admin', password: 'bench-password' },
+  });
+  const token = login.json().accessToken as string;
+  const post = (source: string, name: string) => postFile(port, token, source, name);
+  try {
+    return await measure(
+      async () => {
+        await post(path.join(fixtures, 'water-guide.pdf'), 'warm.pdf');
+        await post(path.join(fixtures, 'library.zip'), 'warm.zip');
+      },
+      async () => {
+        const { status, body } = await post(file, filename);
+        if (status !== 200) throw new Error(`analyze answered ${status}: ${body}`);
+      },
+    );
+  } finally {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Streams a file from disk as multipart over real HTTP, as a browser would. */
+function postFile(port: number, token: string, file: string, filename: string) {
+  const boundary = 'benchboundary7d3f';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  const length = Buffer.byteLength(head) + fs.statSync(file).size + Buffer.byteLength(tail);
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/api/admin/resources/analyze',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': length,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const stream = fs.createReadStream(file);
+    stream.on('end', () => req.end(tail));
+    stream.pipe(req, { end: false });
+  });
+}
+
+async function childBaseline(file: string) {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const readWhole = async (source: string) => {
+    const task = pdfjs.getDocument({ data: new Uint8Array(fs.readFileSync(source)), verbosity: 0 });
+    const doc = await task.promise;
+    await doc.getMetadata();
+    for (let n = 1; n <= Math.min(3, doc.numPages); n++)
+      await (await doc.getPage(n)).getTextContent();
+    await task.destroy();
+  };
+  return measure(
+    () => readWhole(path.join(fixtures, 'water-guide.pdf')),
+    () => readWhole(file),
+  );
+}
+
+/** Makes a 7z (LZMA2, fast) of one file with 7-Zip's WebAssembly build. */
+async function make7z(source: string, target: string) {
+  const { default: factory } = (await import('7z-wasm')) as unknown as {
+    default: (o: object) => Promise<{ FS: any; NODEFS: any; callMain(a: string[]): number }>;
+  };
+  const sevenZip = await factory({ print: () => {}, printErr: () => {} });
+  sevenZip.FS.mkdir('/src');
+  sevenZip.FS.mount(sevenZip.NODEFS, { root: path.dirname(source) }, '/src');
+  sevenZip.FS.mkdir('/out');
+  sevenZip.FS.mount(sevenZip.NODEFS, { root: path.dirname(target) }, '/out');
+  sevenZip.callMain([
+    'a',
+    '-mx1',
+    '-bd',
+    `/out/${path.basename(target)}`,
+    `/src/${path.basename(source)}`,
+  ]);
+  process.exitCode = 0;
+}
+
+function runChild(mode: string, file: string, filename: string) {
+  const result = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', here, 'child', mode, file, filename],
+    { encoding: 'utf8', maxBuffer: 10 * MB },
+  );
+  const line = result.stdout.trim().split('\n').pop() ?? '';
+  if (result.status !== 0 || !line.startsWith('{')) {
+    throw new Error(`${mode} failed: ${result.stderr || result.stdout}`);
+  }
+  return JSON.parse(line) as { idle: number; peak: number; aboveIdle: number; ms: number };
+}
+
+async function main() {
+  const [role, mode, file, filename] = process.argv.slice(2);
+  if (role === 'child') {
+    const figures =
+      mode === 'baseline' ? await childBaseline(file!) : await childLarder(file!, filename!);
+    console.log(JSON.stringify(figures));
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-bench-input-'));
+  try {
+    const pdf = path.join(dir, 'handbook.pdf');
+    makePdf(pdf);
+    // archives hold a slightly smaller PDF so that the archive itself stays within 25 MB
+    const inner = path.join(dir, 'inner', 'handbook.pdf');
+    fs.mkdirSync(path.dirname(inner));
+    makePdf(inner, 25 * MB - 64 * 1024);
+    const { zipOf } = await import('../test/resources/zip-writer.js');
+    const zip = path.join(dir, 'handbook.zip');
+    fs.writeFileSync(zip, zipOf({ 'handbook.pdf': fs.readFileSync(inner) }));
+    const sevenZip = path.join(dir, 'handbook.7z');
+    await make7z(inner, sevenZip);
+    const runs = [
+      {
+        name: 'baseline: pdf.js given the whole file',
+        ...runChild('baseline', pdf, ''),
+        file: pdf,
+      },
+      { name: 'larder analyze, 25 MB PDF', ...runChild('larder', pdf, 'handbook.pdf'), file: pdf },
+      { name: 'larder analyze, 25 MB ZIP', ...runChild('larder', zip, 'handbook.zip'), file: zip },
+      {
+        name: 'larder analyze, 25 MB 7z',
+        ...runChild('larder', sevenZip, 'handbook.7z'),
+        file: sevenZip,
+      },
+    ].map((r) => ({ ...r, size: fs.statSync(r.file).size }));
+    const baseline = runs[0]!.aboveIdle;
+    console.log(
+      `Peak RSS above idle while analyzing a 25 MB file (budget ${BUDGET_MB} MB), Node ${process.version}`,
+    );
+    for (const r of runs) {
+      console.log(
+        `${r.name.padEnd(40)} ${(r.size / MB).toFixed(1).padStart(5)} MB file  idle ${r.idle.toFixed(0).padStart(4)} MB  peak ${r.peak.toFixed(0).padStart(4)} MB  above idle ${r.aboveIdle.toFixed(1).padStart(6)} MB  ratio vs baseline ${(r.aboveIdle / baseline).toFixed(2)}  vs file size ${(r.aboveIdle / (r.size / MB)).toFixed(2)}  ${r.ms.toFixed(0)} ms`,
+      );
+    }
+    const worst = Math.max(...runs.slice(1).map((r) => r.aboveIdle));
+    console.log(
+      worst < BUDGET_MB
+        ? `OK: ${worst.toFixed(1)} MB < ${BUDGET_MB} MB`
+        : `OVER BUDGET: ${worst.toFixed(1)} MB`,
+    );
+    if (worst >= BUDGET_MB) process.exitCode = 1;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
