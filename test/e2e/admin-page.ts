@@ -25,5 +25,19 @@ export const userCard = (page: Page, username: string) =>
 
 /** True when nothing on the page is wider than the viewport (no sideways scrolling). */
 export async function fitsWidth(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  return page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+}
+
+/** Overwrites tokens in the admin's sessionStorage, as if they had expired or been revoked. */
+export async function replaceTokens(
+  page: Page,
+  tokens: { accessToken?: string; refreshToken?: string },
+): Promise<void> {
+  await page.evaluate(
+    `(() => {
+      const key = 'larder.admin.session';
+      const session = JSON.parse(sessionStorage.getItem(key));
+      sessionStorage.setItem(key, JSON.stringify({ ...session, ...${JSON.stringify(tokens)} }));
+    })()`,
+  );
 }

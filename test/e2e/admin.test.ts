@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { buildTestApp, destroyTestEnvironment, login } from '../helpers/app.js';
 import { ensureWebBuild } from '../helpers/web-build.js';
-import { fitsWidth, openTab, signIn, submitLogin, userCard } from './admin-page.js';
+import { fitsWidth, openTab, replaceTokens, signIn, submitLogin, userCard } from './admin-page.js';
 import { launchBrowser, screenshot, type Browser } from './browser.js';
 
 describe('admin interface: users and inventories', () => {
@@ -100,23 +100,17 @@ describe('admin interface: users and inventories', () => {
   });
 
   it('refreshes an expired access token transparently, then asks to sign in again', async () => {
-    await page.evaluate(() => {
-      const key = 'larder.admin.session';
-      const s = JSON.parse(sessionStorage.getItem(key)!);
-      sessionStorage.setItem(key, JSON.stringify({ ...s, accessToken: 'expired.token.value' }));
-    });
+    await replaceTokens(page, { accessToken: 'expired.token.value' });
     await openTab(page, 'Inventories');
     await page.locator('li.inventory').first().waitFor();
     await expect(page.getByRole('alert').count()).resolves.toBe(0);
 
-    await page.evaluate(() => {
-      const key = 'larder.admin.session';
-      const s = JSON.parse(sessionStorage.getItem(key)!);
-      sessionStorage.setItem(
-        key,
-        JSON.stringify({ ...s, accessToken: 'x.y.z', refreshToken: 'gone' }),
-      );
-    });
+    const stored = await page.evaluate<string>(
+      "JSON.parse(sessionStorage.getItem('larder.admin.session')).accessToken",
+    );
+    expect(stored).not.toBe('expired.token.value');
+
+    await replaceTokens(page, { accessToken: 'x.y.z', refreshToken: 'gone' });
     await page.getByRole('tab', { name: 'Users' }).click();
     await page.getByText('Your session has expired. Please sign in again.').waitFor();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -140,7 +134,7 @@ describe('admin interface: users and inventories', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
     await screenshot(page, 'admin-login-desktop');
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     expect(browser.problems).toEqual([]);
   });
 
@@ -151,6 +145,6 @@ describe('admin interface: users and inventories', () => {
     await page.locator('#panel-inventories').waitFor();
     await page.keyboard.press('End');
     await page.locator('#panel-backups').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-backups');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('tab-backups');
   });
 });

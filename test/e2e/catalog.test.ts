@@ -59,7 +59,7 @@ describe('admin interface: resources and backups', () => {
     const card = page.locator('li.resource', { hasText: 'Storing Drinking Water' });
     await card.waitFor();
     await expect(card.locator('.chips').textContent()).resolves.toContain('emergency');
-    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
   });
 
   it('downloads the confirmed file through ?token= with the original bytes', async () => {

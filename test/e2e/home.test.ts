@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, bearer, buildTestApp, destroyTestEnvironment } from '../helpers/app.js';
 import { ensureWebBuild } from '../helpers/web-build.js';
 import { launchBrowser, screenshot, type Browser } from './browser.js';
+
+// jsqr is CommonJS whose typings declare an ES default export: take whichever is the function
+const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
+  jsQRModule) as unknown as typeof jsQRModule.default;
 
 /** Decodes the QR code a user would scan: a screenshot of the canvas as drawn on screen. */
 function decodeQr(png: Buffer): string | null {
