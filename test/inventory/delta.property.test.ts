@@ -220,7 +220,7 @@ describe.each(DIALECTS)('delta sync property (%s)', (dialect) => {
           expect(observer.view()).toEqual(snapshot);
         },
       ),
-      { numRuns: 15 },
+      { numRuns: 10 },
     );
   });
 });
