@@ -31,14 +31,20 @@ export async function restoreDump(options: {
   const tables = await repo.listTables(db, dialect);
   const known = new Map(tables.map((t) => [t.name, t]));
   const applied = new Set(await repo.appliedMigrations(db));
-  const text = options.input.pipe(createGunzip()).setEncoding('utf8');
-  options.input.on('error', (err) => text.destroy(err));
+  // opened right before reading: a stream that fails while nobody listens would crash the process
+  let text: Readable | null = null;
+  const openText = () => {
+    const gunzip = options.input.pipe(createGunzip()).setEncoding('utf8');
+    options.input.on('error', (err) => gunzip.destroy(err));
+    text = gunzip;
+    return gunzip;
+  };
 
   try {
     return await db.transaction().execute(async (trx) => {
       if (dialect === 'sqlite') await repo.deferForeignKeys(trx);
       await ensureEmpty(trx, tables, options.force);
-      const summary = await insertAll(trx, text, known, applied);
+      const summary = await insertAll(trx, openText(), known, applied);
       if (dialect === 'postgres') {
         for (const t of tables) {
           for (const column of t.autoIncrementing) await repo.resetSequence(trx, t.name, column);
@@ -47,7 +53,8 @@ export async function restoreDump(options: {
       return summary;
     });
   } catch (err) {
-    text.destroy();
+    (text as Readable | null)?.destroy();
+    options.input.destroy();
     if (err instanceof DumpFormatError)
       throw new RestoreError(`not a valid backup: ${err.message}`);
     if ((err as { code?: string }).code === 'Z_DATA_ERROR' || /unexpected end/i.test(String(err))) {
