@@ -59,12 +59,21 @@ function acquireLock() {
   }
 }
 
-if (!isFresh()) {
+const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+
+if (!isFresh() && !fs.existsSync(vite)) {
+  // a production install without dev dependencies: serve what is there rather than not start
+  process.stderr.write(
+    fs.existsSync(stamp)
+      ? 'larder: web sources changed but Vite is not installed; serving the existing web/dist\n'
+      : 'larder: web/dist is missing and Vite is not installed (install the dev dependencies and ' +
+          'run npm run build:web); the home page works without its QR code, /admin/ answers 503\n',
+  );
+} else if (!isFresh()) {
   acquireLock();
   try {
     if (!isFresh()) {
       process.stdout.write('larder: building the web assets (web/dist)...\n');
-      const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
       const result = spawnSync(
         process.execPath,
         [vite, 'build', '--config', path.join(web, 'vite.config.ts'), '--logLevel', 'warn'],
@@ -72,7 +81,7 @@ if (!isFresh()) {
       );
       if (result.status !== 0) {
         process.stderr.write('larder: the web build failed\n');
-        process.exit(result.status ?? 1);
+        process.exitCode = result.status ?? 1;
       }
     }
   } finally {
