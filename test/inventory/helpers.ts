@@ -24,7 +24,7 @@ export async function call<T = any>(
 }
 
 /** A valid item body; override what the test is about. */
-export function itemBody(overrides: Record<string, unknown> = {}) {
+export function itemBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   return {
     name: 'Rice',
     categoryId: 1,
