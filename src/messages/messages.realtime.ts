@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '../auth/auth.service.js';
 import type { BusEvent, EventBus } from '../realtime/bus.js';
+import { createBacklogMemory } from './backlog-memory.js';
 import type { MessagesService } from './messages.service.js';
 
 type Frame = { type: string; [key: string]: unknown };
@@ -37,10 +38,12 @@ export function connectMessagesToHub(deps: {
   log: FastifyBaseLogger;
 }) {
   const { hub, bus, messages, log } = deps;
+  const backlogs = createBacklogMemory();
 
   /** SPEC's notifyNewMessage: pushes a stored message to the receiver's sockets here. */
   async function notifyNewMessage(messageId: string, receiverId: string): Promise<void> {
     if (!hub.isOnline(receiverId)) return; // no socket here either; it goes out on connect
+    if (await backlogs.alreadyPushed(receiverId, messageId)) return;
     const message = await messages.get(messageId);
     if (!message || message.deliveredAt !== null) return;
     hub.sendToUser(receiverId, { type: 'new_message', message });
@@ -63,9 +66,14 @@ export function connectMessagesToHub(deps: {
 
   // Every (re)connect gets every undelivered message, oldest first, on that socket only.
   hub.onConnect(async (user, send) => {
-    await messages.forEachUndelivered(user.id, (batch) => {
-      for (const message of batch) send({ type: 'new_message', message });
-    });
+    await backlogs.record(user.id, (sent) =>
+      messages.forEachUndelivered(user.id, (batch) => {
+        for (const message of batch) {
+          send({ type: 'new_message', message });
+          sent(message.id);
+        }
+      }),
+    );
   });
 
   // Only the receiver's own messages are marked; other ids are ignored.
