@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
 import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
 
@@ -42,9 +42,14 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
   beforeAll(async () => {
     t = await withTestApp(dialect);
     admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    ben = await createUser(t.app, admin, 'ben');
-    cleo = await createUser(t.app, admin, 'cleo');
+  });
+  // fresh people for every test: what one test leaves undelivered never reaches the next
+  let round = 0;
+  beforeEach(async () => {
+    round += 1;
+    anna = await createUser(t.app, admin, `anna${round}`);
+    ben = await createUser(t.app, admin, `ben${round}`);
+    cleo = await createUser(t.app, admin, `cleo${round}`);
   });
   afterEach(async () => {
     await Promise.all(sockets.splice(0).map((s) => s.close()));
@@ -156,8 +161,6 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     const stored = (await conversation(anna, ben)).find((m: any) => m.id === message.id);
     expect(stored.deliveredAt).toBeNull();
     expect(sender.frames.filter((f) => f.type === 'message_delivered')).toEqual([]);
-    // tidy up for the next tests: ben reads it
-    await conversation(ben, anna);
   });
 
   it('a retry of an undelivered message pushes it again (the first try may have died before the push)', async () => {
