@@ -153,7 +153,9 @@ describe.each(DIALECTS)('full and delta sync (%s)', (dialect) => {
     );
     expect(tooBigItem.status).toBe(413);
     const huge = { ...big, items: big.items.map((i) => ({ ...i, notes: 'n'.repeat(3999) })) };
-    huge.items = [1, 2, 3].flatMap((n) => huge.items.map((i) => ({ ...i, id: `${i.id}-${n}` })));
+    huge.items = [1, 2, 3].flatMap((n) =>
+      huge.items.map((i: any) => ({ ...i, id: `${i.id}-${n}` })),
+    );
     const tooBig = await api('PUT', '/api/inventory', huge);
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.code).toBe('payload_too_large');
