@@ -84,6 +84,9 @@ exiftool -q -XMP-dc:Title='Crank radio' -Comment='Hand-cranked emergency radio' 
 head -c 600 water-guide.pdf > "$work/broken.pdf"
 printf '%%PDF-1.7\nnot really a pdf\n' > "$work/fake.pdf"
 printf '\xff\xd8\xff\xe0 truncated jpeg' > "$work/broken.jpg"
+head -c 3000 pantry-recipes.epub > "$work/broken.epub"
+# a PDF with a user password (qpdf, AES-256): its metadata cannot be read without it
+qpdf --encrypt secret-user secret-owner 256 -- water-guide.pdf locked.pdf
 
 # --- Archives of several documents
 cp water-guide.pdf pantry-recipes.epub water-filter.jpg "$work/"
@@ -91,7 +94,7 @@ echo 'plain text is not a supported format' > "$work/readme.txt"
 (cd "$work" && zip -q "$OLDPWD/library.zip" water-guide.pdf pantry-recipes.epub water-filter.jpg readme.txt)
 (cd "$work" && 7z a -bd -bso0 "$OLDPWD/library.7z" water-guide.pdf pantry-recipes.epub readme.txt)
 mkdir -p "$work/sub" && cp notvorrat.pdf "$work/sub/"
-(cd "$work" && zip -q "$OLDPWD/with-broken.zip" water-guide.pdf broken.pdf broken.jpg fake.pdf)
+(cd "$work" && zip -q "$OLDPWD/with-broken.zip" water-guide.pdf broken.pdf broken.jpg fake.pdf broken.epub)
 (cd "$work" && cp "$OLDPWD/library.7z" inner.7z && zip -q "$OLDPWD/nested.zip" inner.7z sub/notvorrat.pdf)
 (cd "$work" && zip -q -P secret "$OLDPWD/encrypted.zip" water-guide.pdf)
 (cd "$work" && 7z a -bd -bso0 -psecret "$OLDPWD/encrypted.7z" water-guide.pdf)

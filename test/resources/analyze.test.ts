@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
-import { analyze, filesUnder } from './helpers.js';
+import { analyze, filesUnder, fixture } from './helpers.js';
 
 describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
   let t: Awaited<ReturnType<typeof withTestApp>>;
@@ -31,7 +31,7 @@ describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
       releaseDate: '2023-04-15',
       fileFormat: 'pdf',
       mimeType: 'application/pdf',
-      fileSize: 3735,
+      fileSize: fixture('water-guide.pdf').length,
       edition: null,
     });
     expect(pdf.tags).toEqual(expect.arrayContaining(['water', 'storage', 'hygiene']));
@@ -97,6 +97,12 @@ describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
     });
   });
 
+  it('a password-protected PDF is staged with a note and a title from its file name', async () => {
+    const [pdf] = await analyzed('locked.pdf');
+    expect(pdf).toMatchObject({ title: 'locked', author: null, fileFormat: 'pdf' });
+    expect(pdf.notes).toEqual(['the PDF is password-protected; metadata unreadable']);
+  });
+
   it('a ZIP of several documents gives one analyzed resource per supported file', async () => {
     const list = await analyzed('library.zip');
     expect(list.map((r) => r.filename).sort()).toEqual([
@@ -113,7 +119,7 @@ describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
     expect(list.map((r) => r.filename).sort()).toEqual(['pantry-recipes.epub', 'water-guide.pdf']);
     expect(list.find((r) => r.fileFormat === 'pdf')).toMatchObject({
       title: 'Storing Drinking Water',
-      fileSize: 3735,
+      fileSize: fixture('water-guide.pdf').length,
     });
   });
 
@@ -136,6 +142,7 @@ describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
     expect(notes).toMatch(/skipped broken\.pdf, not a readable PDF/);
     expect(notes).toMatch(/skipped broken\.jpg, not a readable JPEG/);
     expect(notes).toMatch(/skipped fake\.pdf, not a readable PDF/);
+    expect(notes).toMatch(/skipped broken\.epub, not a readable EPUB/);
   });
 
   it('entry names like ../../x.pdf or /etc/x.pdf are labels only, never paths', async () => {
