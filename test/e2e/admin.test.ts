@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { buildTestApp, destroyTestEnvironment, login } from '../helpers/app.js';
 import { ensureWebBuild } from '../helpers/web-build.js';
+import { call, itemBody, seedBasics } from '../inventory/helpers.js';
 import { fitsWidth, openTab, replaceTokens, signIn, submitLogin, userCard } from './admin-page.js';
 import { launchBrowser, screenshot, type Browser } from './browser.js';
 
@@ -51,6 +52,12 @@ describe('admin interface: users and inventories', () => {
   });
 
   it('assigns alice to bob’s inventory and shows both in the Inventories tab', async () => {
+    const bob = await login(t.app, 'bob', 'bob-password');
+    await seedBasics(t.app, bob);
+    for (const name of ['Rice', 'Beans']) {
+      const res = await call(t.app, bob, 'POST', '/api/inventory/items', itemBody({ name }));
+      expect(res.status).toBe(201);
+    }
     const alice = userCard(page, 'alice');
     const select = alice.getByLabel('Assign to');
     const bobOption = await select.locator('option', { hasText: 'bob' }).getAttribute('value');
@@ -66,6 +73,12 @@ describe('admin interface: users and inventories', () => {
       'alice',
       'bob',
     ]);
+    const items = shared
+      .locator('.facts dt', { hasText: 'Items' })
+      .locator('xpath=following-sibling::dd[1]');
+    await expect(items.textContent()).resolves.toBe('2');
+    const total = page.locator('.tile', { hasText: 'Items' }).locator('dd');
+    await expect(total.textContent()).resolves.toBe('2');
     await shared.getByLabel('Name').fill('Bob household');
     await shared.getByRole('button', { name: 'Rename' }).click();
     await shared.locator('h3', { hasText: 'Bob household' }).waitFor();
