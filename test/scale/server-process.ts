@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import WebSocket from 'ws';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `src/main.ts` as its own process on a random port and waits until it listens. */
+export function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('LARDER_')),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...clean, ...env, LARDER_HOST: '127.0.0.1', LARDER_PORT: '0', LARDER_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await stopped;
+  };
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`server did not start within 60 s:\n${output}`));
+    }, 60_000);
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      output += d;
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ base: match[1]!, child, stop });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export async function http(
+  base: string,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A socket on /ws/sync that collects frames and waits for one of a given type. */
+export async function connect(base: string, token: string) {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws/sync`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const frames: any[] = [];
+  ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return {
+    frames,
+    async next(type: string, timeoutMs = 10_000): Promise<any> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = frames.findIndex((f) => f.type === type);
+        if (index >= 0) return frames.splice(index, 1)[0];
+        if (Date.now() > deadline)
+          throw new Error(`no ${type} frame; got ${JSON.stringify(frames)}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    close: () => ws.close(),
+  };
+}
