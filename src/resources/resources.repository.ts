@@ -100,8 +100,10 @@ export async function insertStaged(db: Executor, row: StagedRow): Promise<void> 
   await db.insertInto('staged_files').values(row).execute();
 }
 
-export async function deleteStaged(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('staged_files').where('id', '=', id).execute();
+/** True when the row was there: a concurrent confirm of the same file finds it gone. */
+export async function deleteStaged(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('staged_files').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export function stagedOlderThan(db: Executor, cutoff: number): Promise<StagedRow[]> {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { notFound } from '../http/errors.js';
 import { contentMatches, MIME_TYPES, sanitizeFilename } from './formats.js';
@@ -46,7 +47,7 @@ export function createResourcesService(deps: {
     source: string,
     file: { format: string; mimeType: string; size: number; name: string },
     input: ResourceInput,
-    alsoInTransaction: (trx: Kysely<DB>) => Promise<void> = async () => {},
+    alsoInTransaction: (trx: Executor) => Promise<void> = async () => {},
     restore: (final: string) => Promise<void> = removeQuietly,
   ): Promise<StoredResource> {
     const guid = crypto.randomUUID();
@@ -62,7 +63,9 @@ export function createResourcesService(deps: {
       file_size: file.size,
       file_name: sanitizeFilename(file.name, `${guid}.${file.format}`),
       storage_name: storageName,
-      sha256: await hashFile(source),
+      sha256: await hashFile(source).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'ENOENT' ? notFound('The file was confirmed or removed meanwhile') : err;
+      }),
       release_date: input.releaseDate,
       author: input.author,
       language: input.language,
@@ -74,7 +77,7 @@ export function createResourcesService(deps: {
     try {
       await db.transaction().execute(async (trx) => {
         await repo.insertResource(trx, row, input.tags);
-        await alsoInTransaction(trx as unknown as Kysely<DB>);
+        await alsoInTransaction(trx);
         await fs.promises.rename(source, final);
         moved = true;
       });
@@ -171,7 +174,11 @@ export function createResourcesService(deps: {
           name: row.filename,
         },
         input,
-        (trx) => repo.deleteStaged(trx, row.id),
+        async (trx) => {
+          if (!(await repo.deleteStaged(trx, row.id))) {
+            throw notFound(`"${filename}" was confirmed meanwhile`);
+          }
+        },
         (final) => fs.promises.rename(final, staged.path).catch(() => removeQuietly(final)),
       );
     },

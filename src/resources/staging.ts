@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { AppError, badRequest, notFound } from '../http/errors.js';
+import { isUniqueViolation } from '../db/executor.js';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import { analyzeUpload, type AnalyzedResource } from './analyze.js';
 import { ArchiveRefusedError, type ArchiveProblem } from './extract/archive.js';
 import { UnreadableFileError } from './extract/types.js';
@@ -111,6 +112,9 @@ export function createStaging(deps: {
       });
     } catch (err) {
       for (const final of finals) await removeQuietly(final);
+      if (isUniqueViolation(err)) {
+        throw conflict('Another analysis of a file with the same name is running; try again');
+      }
       throw err;
     }
     for (const old of replaced) await removeQuietly(old);

@@ -160,8 +160,26 @@ describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
     expect(again.json().code).toBe('not_found');
   });
 
+  it('two confirms of one staged file at once: one resource, one file, the other 404', async () => {
+    const [pdf] = (await analyze(t.app, admin, 'notvorrat.pdf')).json() as any[];
+    const before = filesUnder(path.join(t.config.dataDir, 'resources')).length;
+    const stagedBefore = filesUnder(path.join(t.config.dataDir, 'staging')).length;
+    const confirm = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/resources/confirm',
+        headers: admin.headers,
+        payload: pdf,
+      });
+    const answers = await Promise.all([confirm(), confirm()]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 404]);
+    expect(filesUnder(path.join(t.config.dataDir, 'resources'))).toHaveLength(before + 1);
+    expect(filesUnder(path.join(t.config.dataDir, 'staging'))).toHaveLength(stagedBefore - 1);
+    expect((await list('?q=notvorrat')).map((r) => r.title)).toEqual(['Notvorrat Checkliste']);
+  });
+
   it('downloads answer Range with 206, ETag with 304, and refuse an unsatisfiable range', async () => {
-    const [pdf] = await list('?format=pdf');
+    const [pdf] = await list('?q=three%20litres');
     const url = new URL(pdf.downloadUrl).pathname;
     const bytes = fixture('water-guide.pdf');
     const full = await t.app.inject({ url, headers: member.headers });
