@@ -1,17 +1,7 @@
 import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import type { ChangeEntity, ItemsTable, NamedEntityTable, SettingsTable } from '../db/types.js';
-
-export type NamedTable = 'categories' | 'locations';
-
-/** Rows per multi-row statement: stays under SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK = 500;
-
-function chunks<T>(list: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
-  return out;
-}
+import type { ChangeEntity, ItemsTable, SettingsTable } from '../db/types.js';
+import { chunks } from './inventory.named.repository.js';
 
 /**
  * Reads the inventory row; on PostgreSQL also locks it until the transaction ends, so writers to
@@ -77,93 +67,9 @@ export async function deleteItems(db: Executor, inventoryId: string, ids: string
   return deleted;
 }
 
-// ---- categories and locations
+// ---- categories and locations: inventory.named.repository.ts
 
-export function listNamed(db: Executor, table: NamedTable, inventoryId: string, since = -1) {
-  return db
-    .selectFrom(table)
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('revision', '>', since)
-    .orderBy('id')
-    .execute();
-}
-
-export function findNamed(db: Executor, table: NamedTable, inventoryId: string, id: number) {
-  return db
-    .selectFrom(table)
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export function findNamedByKey(db: Executor, table: NamedTable, inventoryId: string, key: string) {
-  return db
-    .selectFrom(table)
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('name_key', '=', key)
-    .executeTakeFirst();
-}
-
-export async function nextNamedId(db: Executor, table: NamedTable, inventoryId: string) {
-  const row = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.max('id').as('max'))
-    .where('inventory_id', '=', inventoryId)
-    .executeTakeFirst();
-  return Number(row?.max ?? 0) + 1;
-}
-
-export async function insertNamed(db: Executor, table: NamedTable, rows: NamedEntityTable[]) {
-  for (const part of chunks(rows)) await db.insertInto(table).values(part).execute();
-}
-
-export async function updateNamed(db: Executor, table: NamedTable, row: NamedEntityTable) {
-  await db
-    .updateTable(table)
-    .set({
-      name: row.name,
-      name_key: row.name_key,
-      revision: row.revision,
-      updated_at: row.updated_at,
-    })
-    .where('inventory_id', '=', row.inventory_id)
-    .where('id', '=', row.id)
-    .execute();
-}
-
-export async function deleteNamed(
-  db: Executor,
-  table: NamedTable,
-  inventoryId: string,
-  ids: number[],
-) {
-  for (const part of chunks(ids)) {
-    await db
-      .deleteFrom(table)
-      .where('inventory_id', '=', inventoryId)
-      .where('id', 'in', part)
-      .execute();
-  }
-}
-
-/** How many items refer to the category or location. */
-export async function countItemsUsing(
-  db: Executor,
-  table: NamedTable,
-  inventoryId: string,
-  id: number,
-) {
-  const row = await db
-    .selectFrom('items')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('inventory_id', '=', inventoryId)
-    .where(table === 'categories' ? 'category_id' : 'location_id', '=', id)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
+export * from './inventory.named.repository.js';
 
 // ---- settings
 

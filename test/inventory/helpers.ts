@@ -55,3 +55,20 @@ export async function share(app: FastifyInstance, admin: Session, owner: Session
   if (res.status !== 200) throw new Error(`assign failed: ${res.status}`);
   member.inventoryId = owner.inventoryId;
 }
+
+/** A small whole inventory for PUT /api/inventory: two categories, one location, `items` items. */
+export function wholeInventory(items: number, overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Home',
+    categories: [
+      { id: 1, name: 'Food' },
+      { id: 2, name: 'Drinks' },
+    ],
+    locations: [{ id: 1, name: 'Pantry' }],
+    settings: { householdSize: '2' },
+    items: Array.from({ length: items }, (_, i) =>
+      itemBody({ id: `item-${i}`, name: `Item ${i}`, categoryId: 1 + (i % 2), lastUpdated: i }),
+    ),
+    ...overrides,
+  };
+}
