@@ -1,4 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
@@ -91,6 +97,11 @@ export async function buildApp(
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
+    // a URL that cannot be decoded (/static/%zz) gets the same {message, code} body as any error
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+      void reply
+        .status(400)
+        .send({ message: `Malformed URL: ${error.message}`, code: 'validation_failed' }),
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -238,6 +249,11 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // served over plain http on a home network too: do not make browsers upgrade to https
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

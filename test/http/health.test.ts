@@ -23,6 +23,12 @@ describe.each(DIALECTS)('health and error model (%s)', (dialect) => {
     });
   });
 
+  it('a URL that cannot be decoded is 400 with {message, code}', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/resources/%zz/download' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('validation_failed');
+  });
+
   it('malformed JSON is 400 validation_failed', async () => {
     const res = await t.app.inject({
       method: 'POST',
@@ -55,5 +61,9 @@ describe.each(DIALECTS)('health and error model (%s)', (dialect) => {
     const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');
+    const csp = String(ui.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('upgrade-insecure-requests');
   });
 });
