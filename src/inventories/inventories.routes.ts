@@ -38,7 +38,8 @@ export function adminInventoryRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Assign a user to an existing inventory; an inventory left empty is removed',
+          summary:
+            'Admin: assign a user to an existing inventory; an inventory left empty is removed',
           params: IdParams,
           body: Type.Object(
             { inventoryId: Type.String({ format: 'uuid' }) },
@@ -55,7 +56,7 @@ export function adminInventoryRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Detach a user into a new, empty inventory',
+          summary: 'Admin: detach a user into a new, empty inventory',
           params: IdParams,
           response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
         },
@@ -68,7 +69,7 @@ export function adminInventoryRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Every inventory with its members',
+          summary: 'Admin: every inventory with its members',
           response: { 200: Type.Array(Type.Ref('InventoryView')), ...errors(401, 403) },
         },
       },
@@ -80,7 +81,7 @@ export function adminInventoryRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: "Set an inventory's name (shown as inventoryName in statistics)",
+          summary: "Admin: set an inventory's name (shown as inventoryName in statistics)",
           params: IdParams,
           body: Type.Object(
             { name: Type.String({ maxLength: 100 }) },
@@ -97,7 +98,7 @@ export function adminInventoryRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Statistics over all inventories',
+          summary: 'Admin: statistics over all inventories',
           response: { 200: Type.Object(statsFields), ...errors(401, 403) },
         },
       },
@@ -109,7 +110,7 @@ export function adminInventoryRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Statistics per inventory',
+          summary: 'Admin: statistics per inventory',
           response: {
             200: Type.Array(
               Type.Object({

@@ -24,7 +24,7 @@ export function adminUserRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'List every user',
+          summary: 'Admin: list every user',
           response: { 200: Type.Array(Type.Ref('User')), ...errors(401, 403) },
         },
       },
@@ -36,7 +36,7 @@ export function adminUserRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Create a user with a new inventory of their own',
+          summary: 'Admin: create a user with a new inventory of their own',
           body: UserCredentials,
           response: { 201: Type.Ref('User'), ...errors(400, 401, 403, 409) },
         },
@@ -49,7 +49,7 @@ export function adminUserRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: "Change a user's password; their existing sessions end at once",
+          summary: "Admin: change a user's password; their existing sessions end at once",
           params: IdParams,
           body: Type.Object(
             { password: Type.String({ maxLength: 1024 }) },
@@ -66,7 +66,8 @@ export function adminUserRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: 'Delete a user, their messages, and their inventory if nobody else shares it',
+          summary:
+            'Admin: delete a user, their messages, and their inventory if nobody else shares it',
           params: IdParams,
           response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409) },
         },
