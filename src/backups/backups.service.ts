@@ -40,6 +40,7 @@ export function createBackupsService(deps: {
 
   async function create(): Promise<BackupEntry> {
     const at = clock();
+    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 }); // an operator may have removed it
     const partial = files.partialName(dir);
     const started = performance.now();
     try {

@@ -99,6 +99,36 @@ describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
     expect(byQuery.rawPayload.equals(bytes)).toBe(true);
   });
 
+  it('a symlink in the backup directory is neither listed nor served', async () => {
+    fs.symlinkSync('/etc/passwd', path.join(t.config.backupDir, 'sneaky.sql.gz'));
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/backups',
+      headers: admin.headers,
+    });
+    expect(list.json().map((e: { name: string }) => e.name)).not.toContain('sneaky.sql.gz');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/backups/sneaky.sql.gz',
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('root:');
+  });
+
+  it('recreates a backup directory removed while the server runs', async () => {
+    const moved = `${t.config.backupDir}-moved`;
+    fs.renameSync(t.config.backupDir, moved);
+    try {
+      const res = await post();
+      expect(res.statusCode).toBe(201);
+      expect(fs.existsSync(path.join(t.config.backupDir, res.json().name))).toBe(true);
+    } finally {
+      fs.rmSync(t.config.backupDir, { recursive: true });
+      fs.renameSync(moved, t.config.backupDir);
+    }
+  });
+
   it.each([
     ['..%2F..%2Fetc%2Fpasswd', 400],
     ['..%2Flarder.db', 400],
