@@ -62,13 +62,18 @@ interface Job {
  */
 export async function analyzeUpload(
   upload: { path: string; filename: string; extension: string; size: number },
-  context: { dir: string; tempPath: (dir: string) => string; knownTags: string[] },
-): Promise<{ files: AnalyzedFile[]; notes: string[]; made: string[] }> {
+  context: {
+    dir: string;
+    tempPath: (dir: string) => string;
+    knownTags: string[];
+    /** filled with every temp file made, so the caller can remove them whatever happens */
+    made: string[];
+  },
+): Promise<{ files: AnalyzedFile[]; notes: string[] }> {
   const job: Job = {
     ...context,
     files: [],
     notes: [],
-    made: [],
     budget: { bytes: ARCHIVE_LIMITS.maxTotalBytes },
   };
   if (ARCHIVE_FORMATS.includes(upload.extension)) {
@@ -76,7 +81,7 @@ export async function analyzeUpload(
   } else {
     job.files.push({ path: upload.path, resource: await analyzeFile(job, upload) });
   }
-  return { files: job.files, notes: job.notes, made: job.made };
+  return { files: job.files, notes: job.notes };
 }
 
 async function analyzeFile(

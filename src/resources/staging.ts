@@ -9,7 +9,7 @@ import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import { analyzeUpload, type AnalyzedResource } from './analyze.js';
 import { ArchiveRefusedError, type ArchiveProblem } from './extract/archive.js';
 import { UnreadableFileError } from './extract/types.js';
-import { ARCHIVE_FORMATS, contentMatches } from './formats.js';
+import { contentMatches } from './formats.js';
 import { unsupportedFormat } from './metadata.js';
 import * as repo from './resources.repository.js';
 import { removeQuietly, TEMP_PREFIX, type Storage } from './storage.js';
@@ -44,34 +44,35 @@ export function createStaging(deps: {
 
   async function analyze(adminId: string, upload: Upload, knownTags: string[]) {
     const dir = storage.stagingDir(adminId);
-    let result: Awaited<ReturnType<typeof analyzeUpload>>;
+    const made: string[] = [upload.path];
     try {
       if (!(await contentMatches(upload.path, upload.extension))) {
         throw unsupportedFormat(
           `The content of ${upload.filename} is not ${upload.extension.toUpperCase()}`,
         );
       }
-      result = await analyzeUpload(upload, { dir, tempPath: storage.tempPath, knownTags });
-    } catch (err) {
-      await removeQuietly(upload.path);
-      throw toAppError(err, upload.filename);
-    }
-    if (ARCHIVE_FORMATS.includes(upload.extension)) await removeQuietly(upload.path);
-    if (result.notes.length > 0) log.info({ notes: result.notes }, 'analyze skipped entries');
-    if (result.files.length === 0 && result.notes.length > 0) {
-      throw new AppError(
-        400,
-        'validation_failed',
-        `Nothing in ${upload.filename} could be analyzed: ${result.notes.join('; ')}`,
-        { notes: result.notes },
-      );
-    }
-    try {
-      return await stage(adminId, dir, result.files, result.notes);
-    } finally {
-      for (const made of [upload.path, ...result.made]) {
-        if (path.basename(made).startsWith(TEMP_PREFIX)) await removeQuietly(made);
+      const result = await analyzeUpload(upload, {
+        dir,
+        tempPath: storage.tempPath,
+        knownTags,
+        made,
+      });
+      if (result.notes.length > 0) log.info({ notes: result.notes }, 'analyze skipped entries');
+      if (result.files.length === 0 && result.notes.length > 0) {
+        throw new AppError(
+          400,
+          'validation_failed',
+          `Nothing in ${upload.filename} could be analyzed: ${result.notes.join('; ')}`,
+          { notes: result.notes },
+        );
       }
+      return await stage(adminId, dir, result.files, result.notes);
+    } catch (err) {
+      throw toAppError(err, upload.filename);
+    } finally {
+      // staged files were renamed away; whatever temp file is left (archives, skipped or
+      // failed entries, the upload after a failure) goes
+      for (const file of made) await removeQuietly(file);
     }
   }
 

@@ -190,5 +190,10 @@ describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
     const liar = await analyze(t.app, admin, 'liar.zip', lying);
     expect(liar.statusCode).toBe(400);
     expect(liar.json().message).toMatch(/corrupt/);
+    // a good entry first, then a lying one: the whole archive is refused, nothing is staged
+    const pdf = fixture('water-guide.pdf');
+    const mixed = zipOf({ 'good.pdf': pdf, 'bad.pdf': pdf }, { declaredSizes: { 'bad.pdf': 10 } });
+    const refused = await analyze(t.app, admin, 'mixed.zip', mixed);
+    expect(refused.statusCode).toBe(400);
   });
 });

@@ -6,7 +6,11 @@ import zlib from 'node:zlib';
  */
 export function zipOf(
   files: Record<string, Buffer | string>,
-  options: { declaredSize?: number; encrypted?: boolean } = {},
+  options: {
+    declaredSize?: number;
+    declaredSizes?: Record<string, number>;
+    encrypted?: boolean;
+  } = {},
 ): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -15,7 +19,7 @@ export function zipOf(
     const data = Buffer.from(content);
     const nameBytes = Buffer.from(name, 'utf8');
     const crc = zlib.crc32(data);
-    const size = options.declaredSize ?? data.length;
+    const size = options.declaredSizes?.[name] ?? options.declaredSize ?? data.length;
     const flags = options.encrypted ? 0x1 : 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
