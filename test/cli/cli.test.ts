@@ -12,6 +12,7 @@ import {
   testEnvironment,
   type TestApp,
 } from '../helpers/app.js';
+import { openSocket } from '../helpers/ws.js';
 import { runCli } from './run-cli.js';
 
 describe.concurrent('larder command line: usage', () => {
@@ -96,8 +97,16 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
     it('reset-password reads stdin, changes the password and ends the sessions', async () => {
       const admin = await loginAsAdmin(t.app);
       const user = await createUser(t.app, admin, 'forgetful');
+      const socket = await openSocket(t.app, user.token);
+      await socket.next('hello');
       const r = await runCli(env, ['reset-password', 'Forgetful'], 'a-brand-new-secret\n');
       expect(r.code).toBe(0);
+      if (dialect === 'postgres') {
+        // the CLI's event reaches the running server over NOTIFY: the socket is closed at once
+        expect((await socket.closed).code).toBe(4001);
+      } else {
+        await socket.close();
+      }
       expect(r.stderr).toMatch(/password of forgetful changed/);
       expect(r.stdout + r.stderr).not.toContain('a-brand-new-secret');
       const old = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: user.headers });
