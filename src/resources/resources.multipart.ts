@@ -39,10 +39,14 @@ export async function readResourceForm(
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (part.fieldname === 'metadata') metadata = String(part.value);
+        if (part.fieldname !== 'metadata') continue;
+        if (part.valueTruncated) throw payloadTooLarge('The metadata part is larger than 64 kB');
+        metadata = String(part.value);
       } else if (part.fieldname === 'metadata') {
         const text = await part.toBuffer();
-        if (text.length > MAX_METADATA_BYTES) throw badRequest('The metadata part is too large');
+        if (text.length > MAX_METADATA_BYTES) {
+          throw payloadTooLarge('The metadata part is larger than 64 kB');
+        }
         metadata = text.toString('utf8');
       } else if (part.fieldname === 'file' && upload === null) {
         const filename = sanitizeFilename(part.filename ?? '', '');

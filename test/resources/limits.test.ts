@@ -136,6 +136,18 @@ describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
     admin = await loginAsAdmin(t.app);
   });
 
+  it('a metadata part over 64 kB is 413', async () => {
+    const res = await upload(t.app, admin, 'water-guide.pdf', {
+      title: 'T',
+      edition: 'x'.repeat(70_000),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({
+      message: 'The metadata part is larger than 64 kB',
+      code: 'payload_too_large',
+    });
+  });
+
   it('a request that is not multipart, or lacks the file part, is refused', async () => {
     const json = await t.app.inject({
       method: 'POST',
