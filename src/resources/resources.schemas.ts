@@ -55,7 +55,7 @@ export const ListQuery = Type.Object(
     tag: Type.Optional(Type.String({ maxLength: 50 })),
     format: Type.Optional(Type.String({ maxLength: 8, description: 'file format, e.g. pdf' })),
   },
-  { additionalProperties: false },
+  { description: 'other query parameters (cache busters) are ignored' },
 );
 
 export const GuidParams = Type.Object({ guid: Type.String({ format: 'uuid' }) });

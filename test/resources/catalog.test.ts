@@ -120,6 +120,13 @@ describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
     expect((await list('?format=7z')).map((r) => r.title)).toEqual(['Library archive']);
     expect(await list('?q=100%25')).toEqual([]);
     expect(await list('?tag=nothing')).toEqual([]);
+    expect(await list('?_=1700000000000')).toHaveLength(3);
+    const tooLong = await t.app.inject({
+      url: `/api/resources?q=${'x'.repeat(201)}`,
+      headers: member.headers,
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().code).toBe('validation_failed');
   });
 
   it('confirm after analyze, then list, then download with ?token= returns the same bytes', async () => {
