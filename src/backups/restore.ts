@@ -31,13 +31,18 @@ export async function restoreDump(options: {
   const tables = await repo.listTables(db, dialect);
   const known = new Map(tables.map((t) => [t.name, t]));
   const applied = new Set(await repo.appliedMigrations(db));
-  // opened right before reading: a stream that fails while nobody listens would crash the process
+  // The gunzip stream is opened right before reading (a stream failing while nobody listens
+  // would crash the process); errors of the file itself are caught from the start.
   let text: Readable | null = null;
+  let inputError: Error | null = null;
+  options.input.on('error', (err) => {
+    inputError = err;
+    text?.destroy(err);
+  });
   const openText = () => {
-    const gunzip = options.input.pipe(createGunzip()).setEncoding('utf8');
-    options.input.on('error', (err) => gunzip.destroy(err));
-    text = gunzip;
-    return gunzip;
+    if (inputError) throw inputError;
+    text = options.input.pipe(createGunzip()).setEncoding('utf8');
+    return text;
   };
 
   try {
