@@ -25,6 +25,8 @@ const STANDARD_FONTS =
 const CHUNK = 64 * 1024;
 const TEXT_PAGES = 3;
 const TEXT_SAMPLE = 2000;
+/** A PDF built to keep pdf.js busy is given up on (the task is destroyed) after this long. */
+const PDF_TIMEOUT_MS = 30_000;
 
 /**
  * PDF document info and XMP through pdf.js. The file is read on demand in 64 kB ranges
@@ -56,23 +58,24 @@ export async function extractPdf(file: string): Promise<ExtractedMetadata> {
       verbosity: 0,
     });
     try {
-      const doc = await task.promise.catch((err: unknown) => {
-        if ((err as { name?: string }).name === 'PasswordException') return null;
-        throw new UnreadableFileError(`not a readable PDF (${(err as Error).message})`);
-      });
-      if (!doc) {
-        return {
-          ...emptyMetadata(),
-          notes: ['the PDF is password-protected; metadata unreadable'],
-        };
-      }
-      return await readDocument(doc);
+      return await withTimeout(open(task), PDF_TIMEOUT_MS);
     } finally {
       await task.destroy();
     }
   } finally {
     await handle.close();
   }
+}
+
+async function open(task: ReturnType<PdfJs['getDocument']>): Promise<ExtractedMetadata> {
+  const doc = await task.promise.catch((err: unknown) => {
+    if ((err as { name?: string }).name === 'PasswordException') return null;
+    throw new UnreadableFileError(`not a readable PDF (${(err as Error).message})`);
+  });
+  if (!doc) {
+    return { ...emptyMetadata(), notes: ['the PDF is password-protected; metadata unreadable'] };
+  }
+  return readDocument(doc);
 }
 
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -118,4 +121,15 @@ async function readRange(handle: fs.FileHandle, begin: number, end: number): Pro
   const buffer = new Uint8Array(Math.max(0, end - begin));
   const { bytesRead } = await handle.read(buffer, 0, buffer.length, begin);
   return buffer.subarray(0, bytesRead);
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UnreadableFileError(`not a readable PDF (gave up after ${ms / 1000} s)`)),
+      ms,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
