@@ -16,7 +16,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { adminBackupRoutes } from './backups/backups.routes.js';
 import { createBackupsService, type BackupsService } from './backups/backups.service.js';
 import { createMetrics } from './metrics/metrics.js';
-import { registerMetrics } from './metrics/metrics.routes.js';
+import { countRequests, metricsRoutes } from './metrics/metrics.routes.js';
 import { createAuthService, type AuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createLoginThrottle } from './auth/login-throttle.js';
@@ -188,7 +188,7 @@ export async function buildApp(
     latestBackupAt: async () => (await backups.latest())?.createdAt ?? null,
     clock,
   });
-  await registerMetrics(app, { metrics, guards }); // before the routes it counts
+  countRequests(app, metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
   // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -202,6 +202,7 @@ export async function buildApp(
   await app.register(adminInventoryRoutes({ inventories, guards }));
   await app.register(inventoryRoutes({ inventory, guards }));
   await app.register(adminBackupRoutes({ backups, guards }));
+  await app.register(metricsRoutes({ metrics, guards }));
   await app.register(realtimeRoutes({ hub, guards }));
   await app.register(messageRoutes({ messages, guards }));
   await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));

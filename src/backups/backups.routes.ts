@@ -73,11 +73,14 @@ export function adminBackupRoutes(deps: {
           params: NameParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
           response: {
-            200: Type.Unsafe<unknown>({
-              type: 'string',
-              format: 'binary',
-              description: 'application/gzip',
-            }),
+            200: {
+              description: 'the backup file',
+              content: {
+                'application/gzip': {
+                  schema: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }),
+                },
+              },
+            },
             ...errors(400, 401, 403, 404),
           },
         },

@@ -55,6 +55,12 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(res.statusCode).toBe(401);
   });
 
+  it('is documented in the OpenAPI document with the admin-token scheme', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(doc.paths['/metrics'].get.security).toEqual([{ adminToken: [] }]);
+    expect(doc.paths['/metrics'].get.responses['200'].content['text/plain']).toBeDefined();
+  });
+
   it('counts requests by route template and status, with a latency histogram', async () => {
     for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/health' });
     await t.app.inject({
