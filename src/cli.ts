@@ -188,8 +188,8 @@ async function readNewPassword(): Promise<string> {
 
 function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin;
+  stdin.setRawMode(true); // before the question: nothing typed after it is echoed
   process.stderr.write(question);
-  stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@ import {
   type TestApp,
 } from '../helpers/app.js';
 import { openSocket } from '../helpers/ws.js';
-import { runCli } from './run-cli.js';
+import { HAS_SCRIPT, runCli, runCliInTerminal } from './run-cli.js';
 
 describe.concurrent('larder command line: usage', () => {
   const env = { LARDER_DATA_DIR: '/nonexistent-larder-dir' };
@@ -115,6 +115,39 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
       const fresh = await login(t.app, 'forgetful', 'a-brand-new-secret');
       expect(fresh.userId).toBe(user.userId);
     });
+
+    it.skipIf(!HAS_SCRIPT)(
+      'on a terminal, reset-password asks twice without echoing (needs util-linux script)',
+      async () => {
+        const admin = await loginAsAdmin(t.app);
+        await createUser(t.app, admin, 'typist');
+        const typed = 'typed-on-a-tty-1';
+        const ok = await runCliInTerminal(
+          env,
+          ['reset-password', 'typist'],
+          [
+            { prompt: 'New password: ', type: typed },
+            { prompt: 'Repeat it: ', type: typed },
+          ],
+        );
+        expect(ok.code, ok.screen).toBe(0);
+        expect(ok.screen).not.toContain(typed);
+        await login(t.app, 'typist', typed);
+
+        const differ = await runCliInTerminal(
+          env,
+          ['reset-password', 'typist'],
+          [
+            { prompt: 'New password: ', type: 'first-version-1' },
+            { prompt: 'Repeat it: ', type: 'second-version-2' },
+          ],
+        );
+        expect(differ.code).toBe(1);
+        expect(differ.screen).toMatch(/the two passwords differ/);
+        await login(t.app, 'typist', typed); // unchanged
+      },
+      60_000,
+    );
 
     it.each([
       [['reset-password', 'nobody-here'], 'long-enough-password\n', /no user named nobody-here/],

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/larder.mjs');
@@ -34,4 +35,42 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin ?? '');
   });
+}
+
+/** True when util-linux `script` is there to give the CLI a terminal. */
+export const HAS_SCRIPT = ['/usr/bin/script', '/bin/script'].some((p) => fs.existsSync(p));
+
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), typing each answer after its prompt
+ * appears. Returns everything the terminal showed.
+ */
+export function runCliInTerminal(
+  env: Record<string, string>,
+  args: string[],
+  answers: { prompt: string; type: string }[],
+): Promise<{ code: number | null; screen: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('LARDER_')),
+  );
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...clean, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return (async () => {
+    let seen = 0;
+    for (const { prompt, type } of answers) {
+      const deadline = Date.now() + 30_000;
+      while (screen.indexOf(prompt, seen) < 0) {
+        if (Date.now() > deadline) throw new Error(`no prompt "${prompt}"; screen: ${screen}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      seen = screen.indexOf(prompt, seen) + prompt.length;
+      child.stdin.write(`${type}\r`);
+    }
+    return { code: await closed, screen };
+  })();
 }
