@@ -32,6 +32,14 @@ PS
 gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=pdfwrite -sOutputFile=notvorrat.pdf "$work/vorrat.ps"
 exiftool -q -overwrite_original -XMP-dc:Title='Notvorrat Checkliste' notvorrat.pdf
 
+# --- PDF as Ghostscript writes it with no metadata given: its XMP dc:title is "Untitled"
+cat > "$work/radio.ps" <<'PS'
+/Helvetica findfont 14 scalefont setfont
+72 720 moveto (Keep a battery or crank radio and spare batteries with your supplies.) show
+showpage
+PS
+gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=pdfwrite -sOutputFile=emergency_radio-list.pdf "$work/radio.ps"
+
 # --- EPUB 3 by pandoc with Dublin Core metadata, plus an edition added to the OPF
 cat > "$work/book.md" <<'MD'
 ---

@@ -19,6 +19,9 @@ import { MAX_DESCRIPTION } from './metadata.js';
 import { removeQuietly } from './storage.js';
 import { proposeTags } from './tags.js';
 
+/** Titles tools write when the author gave none (Ghostscript's XMP dc:title is "Untitled"). */
+const PLACEHOLDER_TITLE = /^(?:untitled(?: document)?|unknown|no title)$/i;
+
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export const ARCHIVE_LIMITS = { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxDepth: 3 };
 
@@ -89,7 +92,10 @@ async function analyzeFile(
   file: { path: string; filename: string; extension: string; size: number },
 ): Promise<AnalyzedResource> {
   const meta = await extractMetadata(file.path, file.extension);
-  const title = meta.title ?? titleFromFilename(file.filename);
+  const title =
+    meta.title && !PLACEHOLDER_TITLE.test(meta.title)
+      ? meta.title
+      : titleFromFilename(file.filename);
   const description = (meta.description ?? '').slice(0, MAX_DESCRIPTION);
   const language =
     meta.language ?? detectLanguage([meta.title ?? '', description, meta.text].join('\n'));

@@ -46,6 +46,11 @@ describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
     });
   });
 
+  it('a placeholder title ("Untitled", as Ghostscript writes it) falls back to the file name', async () => {
+    const [pdf] = await analyzed('emergency_radio-list.pdf');
+    expect(pdf).toMatchObject({ title: 'emergency radio list', language: 'en' });
+  });
+
   it('an EPUB gives its Dublin Core fields, subjects as tags and the edition', async () => {
     const [epub] = await analyzed('pantry-recipes.epub');
     expect(epub).toMatchObject({
