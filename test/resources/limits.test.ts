@@ -169,6 +169,7 @@ describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
     const res = await analyze(t.app, admin, name);
     expect(res.statusCode).toBe(status);
     expect(res.json().message).toMatch(message);
+    expect(res.json().message).not.toMatch(/\.tmp-|\/in\/|ERROR/); // no temp names or raw 7-Zip output
   });
 
   it('a corrupt PDF uploaded on its own is 400', async () => {

@@ -77,10 +77,14 @@ async function run(
   } finally {
     process.exitCode = previousExitCode; // 7z-wasm sets it on failure
   }
+  // 7-Zip's reasons without the lines naming our temp file (".tmp-<uuid>" means nothing to the admin)
+  const base = path.basename(file);
   const cleaned = errors
-    .replace(/\s+/g, ' ')
     .replace(/\/in\//g, '')
-    .trim();
+    .split(/ERRORS?:/)
+    .map((part) => part.replace(/\s+/g, ' ').trim())
+    .filter((part) => part && !part.includes(base))
+    .join('; ');
   return { code, output: Buffer.from(output).toString('utf8'), errors: cleaned };
 }
 
