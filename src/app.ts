@@ -27,7 +27,7 @@ import { createGuards, type Guards } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
-import { schemaController } from './http/validation.js';
+import { refuseNulCharacters, schemaController } from './http/validation.js';
 import { ErrorBody } from './http/schemas.js';
 import {
   createInventoriesService,
@@ -182,6 +182,7 @@ export async function buildApp(
   app.decorateRequest('user', null);
 
   registerErrorHandling(app);
+  refuseNulCharacters(app);
   const metrics = createMetrics({
     socketCount: () => hub.socketCount(),
     pendingMessages: () => messages.countPending(),

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { badRequest } from './errors.js';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM
@@ -37,3 +38,30 @@ export const schemaController: FastifyServerOptions['schemaController'] = {
     },
   } as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'],
 };
+
+/** The JSON path of the first string (or key) holding U+0000, or null. */
+function findNul(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const found = key.includes('\0')
+      ? `${path}.${key}`
+      : findNul(child, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000 (the write fails), so it is refused on every dialect, in JSON
+ * bodies and query strings alike: a 400 naming the field instead of a 500, and SQLite data that
+ * always restores into PostgreSQL.
+ */
+export function refuseNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const found = findNul(request.body, 'body') ?? findNul(request.query, 'querystring');
+    if (found) throw badRequest(`${found} must not contain the NUL character (U+0000)`);
+  });
+}

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/auth.js';
 import { errors } from '../http/schemas.js';
-import { ItemId, ItemInput, ItemPatch, common, WHO } from './inventory.schemas.js';
+import { EpochMs, ItemId, ItemInput, ItemPatch, common, WHO } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 
 const ItemParams = Type.Object({ id: ItemId });
@@ -95,7 +95,7 @@ export function itemRoutes(inventory: InventoryService): FastifyPluginAsyncTypeb
           summary: `Delete an item (idempotent); with ?lastUpdated= a newer stored item is 409. ${WHO}`,
           params: ItemParams,
           querystring: Type.Object(
-            { lastUpdated: Type.Optional(Type.Integer({ minimum: 0 })) },
+            { lastUpdated: Type.Optional(EpochMs) },
             { additionalProperties: false },
           ),
           response: { 204: Type.Null(), ...errors(400, 401, 409) },

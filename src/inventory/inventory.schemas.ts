@@ -21,6 +21,12 @@ const CalendarDate = Type.String({
   description: 'YYYY-MM-DD, a real calendar date',
 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
+/** Epoch ms up to the largest JavaScript date, so it fits a 64-bit column on both dialects. */
+export const EpochMs = Type.Integer({
+  minimum: 0,
+  maximum: 8640000000000000,
+  description: "the client's edit time, epoch ms",
+});
 
 const itemFields = {
   name: Name,
@@ -32,7 +38,7 @@ const itemFields = {
   expiryDate: Nullable(CalendarDate),
   locationId: NamedId,
   notes: Type.String({ maxLength: 4000 }),
-  lastUpdated: Type.Integer({ minimum: 0, description: "the client's edit time, epoch ms" }),
+  lastUpdated: EpochMs,
 };
 
 export const ItemSchema = Type.Object(

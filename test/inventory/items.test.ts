@@ -157,6 +157,46 @@ describe.each(DIALECTS)('inventory items (%s)', (dialect) => {
     expect(res.json().message).toContain('quantity');
   });
 
+  it('a lastUpdated past the largest date is 400 and writes nothing (not a 500 on PostgreSQL)', async () => {
+    const before = (await api('GET', '/api/inventory')).body.revision;
+    for (const lastUpdated of [1e300, 2 ** 63, 8640000000000001]) {
+      const res = await api('PUT', '/api/inventory/items/far-future', itemBody({ lastUpdated }));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_failed' });
+      expect(res.body.message).toContain('body.lastUpdated');
+    }
+    const patch = await api('PATCH', `/api/inventory/items/${ID}`, { lastUpdated: 1e300 });
+    expect(patch.status).toBe(400);
+    expect((await api('DELETE', `/api/inventory/items/${ID}?lastUpdated=1e300`)).status).toBe(400);
+    expect((await api('GET', '/api/inventory/items/far-future')).status).toBe(404);
+    expect((await api('GET', '/api/inventory')).body.revision).toBe(before);
+    const latest = await api(
+      'PUT',
+      '/api/inventory/items/far-future',
+      itemBody({ lastUpdated: 8640000000000000 }),
+    );
+    expect(latest.status).toBe(201);
+    await api('DELETE', '/api/inventory/items/far-future');
+  });
+
+  it('a NUL character in any text is 400 naming the field, on every dialect', async () => {
+    const before = (await api('GET', '/api/inventory')).body.revision;
+    const cases: [string, string, unknown, string][] = [
+      ['PUT', '/api/inventory/items/nul-1', itemBody({ name: 'Rice\u0000' }), 'body.name'],
+      ['PATCH', `/api/inventory/items/${ID}`, { notes: 'a\u0000b' }, 'body.notes'],
+      ['POST', '/api/inventory/categories', { name: 'Fo\u0000od' }, 'body.name'],
+      ['PUT', '/api/inventory/settings', { householdSize: '2\u0000' }, 'body.householdSize'],
+      ['PUT', '/api/inventory/settings', { 'a\u0000b': '2' }, 'body.a'],
+    ];
+    for (const [method, url, payload, field] of cases) {
+      const res = await api(method as 'PUT', url, payload);
+      expect(res.status, `${method} ${url}`).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.message).toContain(field);
+    }
+    expect((await api('GET', '/api/inventory')).body.revision).toBe(before);
+  });
+
   it('rejects bad ids in the path and bad query values', async () => {
     expect((await api('GET', '/api/inventory/items/has%20space')).status).toBe(400);
     expect((await api('DELETE', '/api/inventory/items/x?lastUpdated=soon')).status).toBe(400);
