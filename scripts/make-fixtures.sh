@@ -40,6 +40,11 @@ showpage
 PS
 gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=pdfwrite -sOutputFile=emergency_radio-list.pdf "$work/radio.ps"
 
+# --- PDF whose metadata exiftool wrote: -Subject lands in both the info dictionary and XMP dc:subject
+gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=pdfwrite -sOutputFile=candle-safety.pdf "$work/radio.ps"
+exiftool -q -overwrite_original -Title='Candle Safety' -Author='Fire Brigade' \
+  -Subject='Using candles safely during a blackout' -Keywords='lighting, fire' candle-safety.pdf
+
 # --- EPUB 3 by pandoc with Dublin Core metadata, plus an edition added to the OPF
 cat > "$work/book.md" <<'MD'
 ---

@@ -51,6 +51,17 @@ describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
     expect(pdf).toMatchObject({ title: 'emergency radio list', language: 'en' });
   });
 
+  it('a subject exiftool also copied into XMP dc:subject is the description, not a tag', async () => {
+    const [pdf] = await analyzed('candle-safety.pdf');
+    expect(pdf).toMatchObject({
+      title: 'Candle Safety',
+      author: 'Fire Brigade',
+      description: 'Using candles safely during a blackout',
+    });
+    expect(pdf.tags).toEqual(expect.arrayContaining(['lighting', 'fire']));
+    expect(pdf.tags).not.toContain('using candles safely during a blackout');
+  });
+
   it('an EPUB gives its Dublin Core fields, subjects as tags and the edition', async () => {
     const [epub] = await analyzed('pantry-recipes.epub');
     expect(epub).toMatchObject({

@@ -91,7 +91,12 @@ async function readDocument(doc: PdfDocument): Promise<ExtractedMetadata> {
   result.title = cleanText(info.Title, 500) ?? cleanText(first(xmp('dc:title')), 500);
   result.author = cleanText(info.Author, 500) ?? cleanText(first(xmp('dc:creator')), 500);
   result.description = cleanText(info.Subject) ?? cleanText(first(xmp('dc:description')));
-  result.keywords = [...splitKeywords(info.Keywords), ...splitKeywords(xmp('dc:subject'))];
+  // exiftool -Subject writes the PDF Subject into XMP dc:subject too: that is the description, not a tag
+  const isDescription = (k: string) => k.toLowerCase() === result.description?.toLowerCase();
+  result.keywords = [
+    ...splitKeywords(info.Keywords),
+    ...splitKeywords(xmp('dc:subject')).filter((k) => !isDescription(k)),
+  ];
   result.language = languageCode(info.Language) ?? languageCode(first(xmp('dc:language')));
   result.releaseDate =
     calendarDate(info.CreationDate) ?? calendarDate(first(xmp('xmp:createdate')));
