@@ -108,6 +108,28 @@ describe('admin interface: resources and backups', () => {
     expect(list.json().map((r: { title: string }) => r.title)).toEqual(['Storing Drinking Water']);
   });
 
+  it('a file name analyzed again replaces its older review form (the server keeps only the newer file)', async () => {
+    await page.getByLabel('Analyze files').check();
+    await page
+      .getByLabel('Files to analyze')
+      .setInputFiles([
+        path.resolve('test/fixtures/resources/library.zip'),
+        path.resolve('test/fixtures/resources/library.7z'),
+      ]);
+    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    await page.getByRole('form', { name: 'Review water-filter.jpg' }).waitFor();
+    await page.getByRole('button', { name: 'Analyze', exact: true }).waitFor(); // not "Analyzing…"
+    expect(await page.getByRole('form', { name: /^Review / }).count()).toBe(3);
+    expect(await page.getByRole('form', { name: 'Review water-guide.pdf' }).count()).toBe(1);
+    for (const name of ['water-filter.jpg', 'water-guide.pdf', 'pantry-recipes.epub']) {
+      await page
+        .getByRole('form', { name: `Review ${name}` })
+        .getByRole('button', { name: 'Discard' })
+        .click();
+    }
+    expect(await page.getByRole('form', { name: /^Review / }).count()).toBe(0);
+  });
+
   it('creates a backup, lists it with size and date, and downloads it', async () => {
     await openTab(page, 'Backups');
     await page.getByText('No backups yet.').waitFor();

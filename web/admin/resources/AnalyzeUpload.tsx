@@ -41,7 +41,13 @@ export function AnalyzeUpload(props: {
           (sent, total) => setProgress({ name: file.name, value: sent / total }),
         );
         if (found.length === 0) setNotes((n) => [...n, `${file.name}: no supported file found.`]);
-        setPending((p) => [...p, ...found.map((analyzed) => ({ key: key++, analyzed }))]);
+        // the server keeps one staged file per name: a newer analysis replaces the older one,
+        // so an older form for the same name would confirm the newer file with the old metadata
+        const names = new Set(found.map((analyzed) => analyzed.filename));
+        setPending((p) => [
+          ...p.filter((x) => !names.has(x.analyzed.filename)),
+          ...found.map((analyzed) => ({ key: key++, analyzed })),
+        ]);
       } catch (err) {
         setErrors((e) => [...e, `${file.name}: ${errorMessage(err)}`]);
       }
