@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { DB } from './types.js';
 
 /** What a repository function runs on: the database or a transaction a service opened. */
@@ -18,4 +18,9 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = error as { code?: string };
   return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** True on PostgreSQL, where rows can be locked (FOR UPDATE); SQLite serializes transactions. */
+export function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/executor.js';
+import { isPostgres, type Executor } from '../db/executor.js';
 import type { ChangeEntity, ChangeOp, InventoriesTable } from '../db/types.js';
 
 export async function insertInventory(db: Executor, row: InventoriesTable): Promise<void> {
@@ -7,6 +7,19 @@ export async function insertInventory(db: Executor, row: InventoriesTable): Prom
 
 export function findInventory(db: Executor, id: string): Promise<InventoriesTable | undefined> {
   return db.selectFrom('inventories').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Locks the inventory rows until the transaction ends (on PostgreSQL), in id order so two
+ * membership changes cannot deadlock; a later membership change of the same inventory waits and
+ * then sees this one's members. Returns the ids that exist.
+ */
+export async function lockInventories(db: Executor, ids: (string | null)[]): Promise<Set<string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Set();
+  const query = db.selectFrom('inventories').select('id').where('id', 'in', wanted).orderBy('id');
+  const rows = await (isPostgres(db) ? query.forUpdate() : query).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export function listInventories(db: Executor): Promise<InventoriesTable[]> {

@@ -4,7 +4,7 @@ import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
-import { findUserById } from '../users/users.repository.js';
+import { lockUser } from '../users/users.repository.js';
 import { toUser, type User } from '../users/users.mapper.js';
 import * as repo from './inventories.repository.js';
 
@@ -56,13 +56,13 @@ export function createInventoriesService(deps: {
 
   async function moveUser(
     userId: string,
-    target: (trx: Executor) => Promise<string>,
+    target: (trx: Executor, previous: string | null) => Promise<string>,
     reason: string,
   ) {
     const { user, previous } = await db.transaction().execute(async (trx) => {
-      const row = await findUserById(trx, userId);
+      const row = await lockUser(trx, userId);
       if (!row) throw notFound(`No user with id ${userId}`);
-      const inventoryId = await target(trx);
+      const inventoryId = await target(trx, row.inventory_id);
       await repo.setMembership(trx, userId, inventoryId);
       if (row.inventory_id && row.inventory_id !== inventoryId) {
         await repo.deleteInventoryIfOrphan(trx, row.inventory_id);
@@ -84,8 +84,10 @@ export function createInventoriesService(deps: {
     createInventory,
 
     /** Removes the inventory if nobody belongs to it any more (rule 4). */
-    deleteIfOrphan: (trx: Executor, inventoryId: string) =>
-      repo.deleteInventoryIfOrphan(trx, inventoryId),
+    async deleteIfOrphan(trx: Executor, inventoryId: string): Promise<boolean> {
+      await repo.lockInventories(trx, [inventoryId]);
+      return repo.deleteInventoryIfOrphan(trx, inventoryId);
+    },
 
     memberIds: (inventoryId: string) => repo.listMemberIds(db, inventoryId),
 
@@ -97,9 +99,9 @@ export function createInventoriesService(deps: {
     assignUser(userId: string, inventoryId: string): Promise<User> {
       return moveUser(
         userId,
-        async (trx) => {
-          if (!(await repo.findInventory(trx, inventoryId)))
-            throw notFound(`No inventory with id ${inventoryId}`);
+        async (trx, previous) => {
+          const existing = await repo.lockInventories(trx, [inventoryId, previous]);
+          if (!existing.has(inventoryId)) throw notFound(`No inventory with id ${inventoryId}`);
           return inventoryId;
         },
         'assigned',
@@ -108,7 +110,14 @@ export function createInventoriesService(deps: {
 
     /** Rule 3: the user moves into a new, empty inventory. */
     detachUser(userId: string): Promise<User> {
-      return moveUser(userId, createInventory, 'detached');
+      return moveUser(
+        userId,
+        async (trx, previous) => {
+          await repo.lockInventories(trx, [previous]);
+          return createInventory(trx);
+        },
+        'detached',
+      );
     },
 
     async list(): Promise<InventoryView[]> {

@@ -1,10 +1,16 @@
-import type { Executor } from '../db/executor.js';
+import { isPostgres, type Executor } from '../db/executor.js';
 import type { UsersTable } from '../db/types.js';
 
 export type UserRow = UsersTable;
 
 export function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The user row, locked until the transaction ends (on PostgreSQL): changes to one user take turns. */
+export function lockUser(db: Executor, id: string): Promise<UserRow | undefined> {
+  const query = db.selectFrom('users').selectAll().where('id', '=', id);
+  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {

@@ -95,7 +95,7 @@ export function createUsersService(deps: {
     async delete(id: string, actingUserId: string): Promise<void> {
       if (id === actingUserId) throw conflict('You cannot delete your own account');
       await db.transaction().execute(async (trx) => {
-        const row = await repo.findUserById(trx, id);
+        const row = await repo.lockUser(trx, id);
         if (!row) throw notFound(`No user with id ${id}`);
         if (row.is_admin && (await repo.countAdmins(trx)) <= 1) {
           throw conflict('The last admin cannot be deleted');

@@ -104,6 +104,29 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
     expect(await inventoryOf(kim.userId)).toBe(kim.inventoryId);
   });
 
+  it('assigning into an inventory while its last member leaves never strands a user or fails with 500', async () => {
+    for (let round = 0; round < 12; round++) {
+      const mover = await createUser(t.app, admin, `mover${round}`);
+      const leaver = await createUser(t.app, admin, `leaver${round}`);
+      const leave =
+        round % 2 === 0
+          ? api('DELETE', `/api/admin/users/${leaver.userId}`)
+          : api('POST', `/api/admin/users/${leaver.userId}/inventory/new`);
+      const [assigned, left] = await Promise.all([
+        api('PUT', `/api/admin/users/${mover.userId}/inventory`, {
+          inventoryId: leaver.inventoryId,
+        }),
+        leave,
+      ]);
+      expect([200, 204]).toContain(left.statusCode);
+      expect([200, 404]).toContain(assigned.statusCode);
+      const current = await inventoryOf(mover.userId);
+      expect(current).toBe(assigned.statusCode === 200 ? leaver.inventoryId : mover.inventoryId);
+      const ids = (await inventories()).map((i: { inventoryId: string }) => i.inventoryId);
+      expect(ids).toContain(current);
+    }
+  });
+
   it('renaming sets inventoryName in statistics and counts as a recent change', async () => {
     const lea = await createUser(t.app, admin, 'lea');
     const res = await api('PUT', `/api/admin/inventories/${lea.inventoryId}`, {
