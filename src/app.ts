@@ -105,7 +105,9 @@ export async function buildApp(
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const database = await createDatabase(config);
+  const database = await createDatabase(config, (err) =>
+    app.log.warn({ err }, 'a database connection was lost; the pool opens a new one'),
+  );
   try {
     await migrateToLatest(database.db);
   } catch (err) {

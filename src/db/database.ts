@@ -24,8 +24,14 @@ export function sqlitePath(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'larder.db');
 }
 
+/**
+ * `onConnectionError`: a pooled PostgreSQL connection failed while idle (server restart, network
+ * cut); the pool drops it and opens a new one when needed. Without a listener the process would
+ * crash on pg's unhandled 'error' event.
+ */
 export async function createDatabase(
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
+  onConnectionError: (err: Error) => void = () => {},
 ): Promise<Database> {
   if (config.databaseUrl === null) {
     fs.mkdirSync(config.dataDir, { recursive: true });
@@ -53,6 +59,7 @@ export async function createDatabase(
     }
   }
   const pool = new pg.Pool({ ...pgConnection, max: 10 });
+  pool.on('error', onConnectionError);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pgConnection, destroy: () => db.destroy() };
 }
