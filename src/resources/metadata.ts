@@ -1,5 +1,5 @@
 import { AppError, badRequest } from '../http/errors.js';
-import { MAX_TAGS, normalizeTags } from './tags.js';
+import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTags } from './tags.js';
 
 export const MAX_DESCRIPTION = 4096;
 export const MAX_TITLE = 500;
@@ -38,6 +38,9 @@ export function parseResourceInput(value: unknown): ResourceInput {
   const tags = v.tags ?? [];
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string') || tags.length > MAX_TAGS) {
     throw badRequest(`metadata.tags must be an array of at most ${MAX_TAGS} strings`);
+  }
+  if ((tags as string[]).some((t) => t.replace(/\s+/g, ' ').trim().length > MAX_TAG_LENGTH)) {
+    throw badRequest(`metadata.tags: each tag must be at most ${MAX_TAG_LENGTH} characters`);
   }
   const releaseDate = optionalText(v, 'releaseDate', 10);
   if (releaseDate !== null && !isCalendarDate(releaseDate)) {

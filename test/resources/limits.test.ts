@@ -97,6 +97,11 @@ describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
       { title: 'T', tags: [1] },
       'metadata.tags must be an array of at most 50 strings',
     ],
+    [
+      'a tag over 50 characters (it was dropped silently)',
+      { title: 'T', tags: ['water', ` ${'x'.repeat(51)} `] },
+      'metadata.tags: each tag must be at most 50 characters',
+    ],
     ['metadata that is not JSON', '{title', 'The multipart part "metadata" is not valid JSON'],
   ])('upload with %s is 400 naming the field', async (_name, metadata, message) => {
     const res = await upload(t.app, admin, 'water-guide.pdf', metadata);

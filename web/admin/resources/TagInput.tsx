@@ -37,6 +37,7 @@ export function TagInput(props: {
       <input
         id={props.id}
         value={draft}
+        maxLength={50}
         placeholder="add a tag, press Enter"
         onInput={(e) => {
           const value = e.currentTarget.value;
