@@ -77,10 +77,12 @@ export function createAuthService(deps: {
     async login(username: string, password: string, address: string): Promise<LoginResponse> {
       throttle.check(username, address);
       const user = await users.findRowByUsername(username);
-      // an unknown user costs the same bcrypt time as a wrong password
-      const ok = user
-        ? await hasher.verify(password, user.password_hash)
-        : await hasher.verifyDummy(password);
+      // bcrypt compares only the first 72 bytes and no stored password is longer: a longer one is
+      // wrong. It and an unknown user cost the same bcrypt time as a wrong password.
+      const ok =
+        user && Buffer.byteLength(password, 'utf8') <= 72
+          ? await hasher.verify(password, user.password_hash)
+          : await hasher.verifyDummy(password);
       if (!user || !ok) {
         throttle.recordFailure(username, address);
         throw invalid();

@@ -63,6 +63,19 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
     expect(unknown.json()).toEqual(wrong.json());
   });
 
+  it('a 72-byte password with more appended is wrong (bcrypt reads only 72 bytes)', async () => {
+    const password = 'p'.repeat(72);
+    await createUser(t.app, admin, 'longpass', password);
+    const exact = await post('/api/auth/login', { username: 'longpass', password });
+    expect(exact.statusCode).toBe(200);
+    const longer = await post('/api/auth/login', {
+      username: 'longpass',
+      password: `${password}x`,
+    });
+    expect(longer.statusCode).toBe(401);
+    expect(longer.json()).toEqual({ message: 'Wrong username or password', code: 'unauthorized' });
+  });
+
   it.each([
     ['no body', undefined],
     ['missing password', { username: 'admin' }],
