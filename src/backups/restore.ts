@@ -91,6 +91,7 @@ async function insertAll(
   const tablesSeen = new Set<string>();
   let header = 0;
   let finished = false;
+  let declaredRows = NaN;
   const batch = { table: '', rows: [] as Record<string, unknown>[], max: 1 };
   const flush = async () => {
     await repo.insertRows(trx, batch.table, batch.rows);
@@ -109,7 +110,10 @@ async function insertAll(
       }
       if (key === 'dialect') summary.sourceDialect = value;
       if (key === 'migrations') checkMigrations(value, applied);
-      if (line.startsWith(END_MARKER)) finished = true;
+      if (line.startsWith(END_MARKER)) {
+        finished = true;
+        declaredRows = Number(/^(\d+) rows$/.exec(value)?.[1] ?? NaN);
+      }
       continue;
     }
     if (header === 0) throw new DumpFormatError('missing "-- Larder backup"');
@@ -131,6 +135,11 @@ async function insertAll(
   }
   await flush();
   if (!finished) throw new RestoreError('the backup is incomplete (no end marker)');
+  if (declaredRows !== summary.rows) {
+    throw new RestoreError(
+      `the backup is damaged: its end marker counts ${declaredRows} rows, the file holds ${summary.rows}`,
+    );
+  }
   summary.tables = tablesSeen.size;
   return summary;
 }

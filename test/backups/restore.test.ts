@@ -87,6 +87,11 @@ describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) =>
         writeGz('bad-value.sql.gz', text.replace("'from-backup'", 'from-backup')),
         /not a valid backup: line \d+/,
       ],
+      [
+        // a whole row gone, the end marker still there: the count in the marker tells
+        writeGz('row-missing.sql.gz', text.replace(/^INSERT INTO "categories" .*\n/m, '')),
+        /damaged: its end marker counts \d+ rows, the file holds \d+/,
+      ],
     ];
     for (const [file, reason] of cases) {
       const r = await runCli(env, ['restore', file]);
@@ -97,7 +102,7 @@ describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) =>
     // nothing was left behind: a good restore without --force still finds an empty database
     const ok = await runCli(env, ['restore', good]);
     expect(ok.code, ok.stderr).toBe(0);
-  }, 300_000); // nine child processes
+  }, 300_000); // ten child processes
 
   it('refuses a database with rows unless --force, which replaces everything', async () => {
     const env = freshEnv();
