@@ -83,6 +83,13 @@ function parseArgs(args: string[], positionals: number, flags: string[] = []) {
 
 type Modules = Awaited<ReturnType<typeof modules>>;
 
+/** backup and reset-password work on an existing database: never create one in a mistyped dir. */
+async function requireSqliteFile(config: Config): Promise<void> {
+  if (config.databaseUrl !== null) return;
+  const file = (await import('./db/database.js')).sqlitePath(config);
+  if (!fs.existsSync(file)) throw new Failure(`no database at ${file} (check LARDER_DATA_DIR)`);
+}
+
 async function withDatabase<T>(
   config: Config,
   fn: (database: Database, m: Modules) => Promise<T>,
@@ -105,6 +112,7 @@ const commands: Record<string, (args: string[], config: Config) => Promise<void>
 
   async backup(args, config) {
     parseArgs(args, 0);
+    await requireSqliteFile(config);
     await withDatabase(config, async (database, m) => {
       const backups = m.createBackupsService({
         database,
@@ -112,7 +120,13 @@ const commands: Record<string, (args: string[], config: Config) => Promise<void>
         clock: Date.now,
         log: stderrLogger(),
       });
-      const entry = await backups.create();
+      const entry = await backups.create().catch((err: unknown) => {
+        // a database never migrated has no bookkeeping table: a wrong URL or schema
+        if (/kysely_migration/.test(String(err))) {
+          throw new Failure('the database holds no Larder data (check LARDER_DATABASE_*)');
+        }
+        throw err;
+      });
       say(`backup written: ${entry.name} (${entry.sizeBytes} bytes) in ${backups.dir}`);
       process.stdout.write(`${backups.dir}/${entry.name}\n`);
     });
@@ -140,6 +154,7 @@ const commands: Record<string, (args: string[], config: Config) => Promise<void>
   async 'reset-password'(args, config) {
     const { rest } = parseArgs(args, 1);
     const username = rest[0]!;
+    await requireSqliteFile(config);
     const password = await readNewPassword();
     if (!isValidPassword(password)) throw new Failure('the password must be 8 to 72 bytes long');
     await withDatabase(config, async (database, m) => {

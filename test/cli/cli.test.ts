@@ -61,6 +61,26 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
   });
   afterAll(() => destroyTestEnvironment(env));
 
+  it('backup and reset-password refuse a database that was never set up, creating nothing', async () => {
+    const empty = testEnvironment(dialect);
+    try {
+      const backup = await runCli(empty, ['backup']);
+      expect(backup.code).toBe(1);
+      expect(backup.stderr).toMatch(
+        dialect === 'sqlite' ? /no database at .*larder\.db/ : /holds no Larder data/,
+      );
+      expect(backup.stderr.trim().split('\n')).toHaveLength(1);
+      const reset = await runCli(empty, ['reset-password', 'admin'], 'a-new-password\n');
+      expect(reset.code).toBe(1);
+      if (dialect === 'sqlite') {
+        expect(reset.stderr).toMatch(/no database at/);
+        expect(fs.readdirSync(empty.LARDER_DATA_DIR!)).not.toContain('larder.db');
+      }
+    } finally {
+      await destroyTestEnvironment(empty);
+    }
+  });
+
   it('migrate applies the migrations once, then reports the database is up to date', async () => {
     const first = await runCli(env, ['migrate']);
     expect(first.code).toBe(0);
