@@ -191,9 +191,12 @@ async function readNewPassword(): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks)
+    const line = Buffer.concat(chunks)
       .toString('utf8')
       .replace(/\r?\n$/, '');
+    // a second line would become part of a password nobody can type at a sign-in form
+    if (/[\r\n]/.test(line)) throw new Failure('give the new password on one line');
+    return line;
   }
   const first = await promptHidden('New password: ');
   const second = await promptHidden('Repeat it: ');

@@ -136,6 +136,15 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
       expect(fresh.userId).toBe(user.userId);
     });
 
+    it('reset-password refuses a password of several lines and changes nothing', async () => {
+      const admin = await loginAsAdmin(t.app);
+      await createUser(t.app, admin, 'two-liner');
+      const r = await runCli(env, ['reset-password', 'two-liner'], 'first-line-pw\nsecond-line\n');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/on one line/);
+      await login(t.app, 'two-liner', 'two-liner-password');
+    });
+
     it.skipIf(!HAS_SCRIPT)(
       'on a terminal, reset-password asks twice without echoing (needs util-linux script)',
       async () => {
