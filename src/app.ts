@@ -48,6 +48,7 @@ import { messageRoutes } from './messages/messages.routes.js';
 import { createMessagesService, type MessagesService } from './messages/messages.service.js';
 import { directoryRoutes } from './users/directory.routes.js';
 import { resourceRoutes } from './resources/resources.routes.js';
+import { preloadPdfJs } from './resources/extract/pdf.js';
 import { createResourcesService, type ResourcesService } from './resources/resources.service.js';
 
 export interface BuildOptions {
@@ -212,6 +213,7 @@ export async function buildApp(
   await app.register(releasesModule({ config, guards, log: app.log }));
   await app.register(resourceRoutes({ resources, guards }));
   await resources.cleanStaging(); // staged files older than 24 h, also after downtime
+  await preloadPdfJs(); // part of the idle footprint, not of the first analyze's peak
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, app.log);
   const prune = setInterval(

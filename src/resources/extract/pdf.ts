@@ -16,6 +16,14 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | null = null;
 const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
+/**
+ * Loads pdf.js ahead of the first analyze (the server calls it at start-up), so its ~44 MB are
+ * part of the idle server rather than of the first request's memory peak.
+ */
+export async function preloadPdfJs(): Promise<void> {
+  await loadPdfJs();
+}
+
 const require = createRequire(import.meta.url);
 const STANDARD_FONTS =
   pathToFileURL(
