@@ -56,12 +56,18 @@ function findNul(value: unknown, path: string, depth = 0): string | null {
 
 /**
  * PostgreSQL text cannot hold U+0000 (the write fails), so it is refused on every dialect, in JSON
- * bodies and query strings alike: a 400 naming the field instead of a 500, and SQLite data that
- * always restores into PostgreSQL.
+ * bodies, query strings and path parameters alike: a 400 naming the field instead of a 500, and
+ * SQLite data that always restores into PostgreSQL.
  */
 export function refuseNulCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const found = findNul(request.body, 'body') ?? findNul(request.query, 'querystring');
+    // query and params come as objects of a null-prototype class: copied into plain ones. Path
+    // parameters reach the database only on /api routes (/static/ answers 404 for a NUL itself).
+    const api = request.routeOptions.url?.startsWith('/api/') ?? false;
+    const found =
+      findNul(request.body, 'body') ??
+      findNul({ ...(request.query as object) }, 'querystring') ??
+      (api ? findNul({ ...(request.params as object) }, 'params') : null);
     if (found) throw badRequest(`${found} must not contain the NUL character (U+0000)`);
   });
 }

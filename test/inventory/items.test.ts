@@ -194,6 +194,12 @@ describe.each(DIALECTS)('inventory items (%s)', (dialect) => {
       expect(res.body.code).toBe('validation_failed');
       expect(res.body.message).toContain(field);
     }
+    const path = await api('DELETE', '/api/inventory/settings/a%00b');
+    expect(path.status).toBe(400);
+    expect(path.body.message).toContain('params.key');
+    const query = await api('GET', '/api/inventory/changes?since=0&inventoryId=a%00b');
+    expect(query.status).toBe(400);
+    expect(query.body.message).toContain('querystring.inventoryId');
     expect((await api('GET', '/api/inventory')).body.revision).toBe(before);
   });
 
