@@ -195,7 +195,17 @@ export async function buildApp(
   countRequests(app, metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
   // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // a client's protocol error (a frame over 64 KB, a broken frame) is the client's fault, not ours
+    errorHandler: (error, socket, request) => {
+      request.log.info(
+        { code: (error as { code?: string }).code },
+        `socket closed: ${error.message}`,
+      );
+      socket.terminate();
+    },
+  });
   await registerApiDocs(app);
   app.addSchema(ErrorBody);
   app.addSchema(UserSchema);

@@ -11,13 +11,18 @@ export function loadJwtSecret(configured: string | null, dataDir: string): Uint8
   if (configured !== null) return new TextEncoder().encode(configured);
   const file = path.join(dataDir, 'jwt-secret');
   fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), {
-      flag: 'wx',
-      mode: 0o600,
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  if (!fs.existsSync(file)) {
+    // written whole under a temporary name, then linked into place: an instance starting at the
+    // same moment either wins the link or reads the other's complete secret, never half a file
+    const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(temp, crypto.randomBytes(48).toString('base64url'), { mode: 0o600 });
+    try {
+      fs.linkSync(temp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(temp, { force: true });
+    }
   }
   const secret = fs.readFileSync(file, 'utf8').trim();
   if (secret.length < 32) throw new Error(`${file} holds a secret shorter than 32 characters`);

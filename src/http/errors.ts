@@ -95,7 +95,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(
     (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof AppError) {
-        if (error.status >= 500) request.log.error({ err: error }, error.message);
+        // 503 is an expected state (no admin token configured, database down), not a fault here
+        if (error.status === 503) request.log.warn(error.message);
+        else if (error.status >= 500) request.log.error({ err: error }, error.message);
         return reply
           .status(error.status)
           .headers(error.headers)
