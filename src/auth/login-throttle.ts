@@ -12,6 +12,20 @@ export function createLoginThrottle(options: {
 }) {
   const failures = new Map<string, { count: number; resetAt: number }>();
 
+  const limitOf = (key: string) => (key.startsWith('u:') ? options.limit : options.limit * 5);
+
+  /**
+   * Bounded memory under a flood of names: forget expired counters and those still below their
+   * limit, so a flood cannot wipe a locked username's counter; clear all only at a hard cap.
+   */
+  const evict = () => {
+    const now = options.clock();
+    for (const [key, entry] of failures) {
+      if (entry.resetAt <= now || entry.count < limitOf(key)) failures.delete(key);
+    }
+    if (failures.size > 1_000_000) failures.clear();
+  };
+
   const current = (key: string) => {
     const entry = failures.get(key);
     if (!entry || entry.resetAt <= options.clock()) return null;
@@ -23,8 +37,7 @@ export function createLoginThrottle(options: {
     check(username: string, address: string): void {
       for (const key of [`u:${username.toLowerCase()}`, `a:${address}`]) {
         const entry = current(key);
-        const limit = key.startsWith('u:') ? options.limit : options.limit * 5;
-        if (entry && entry.count >= limit) {
+        if (entry && entry.count >= limitOf(key)) {
           const retryAfter = Math.max(1, Math.ceil((entry.resetAt - options.clock()) / 1000));
           throw new AppError(
             429,
@@ -37,7 +50,7 @@ export function createLoginThrottle(options: {
       }
     },
     recordFailure(username: string, address: string): void {
-      if (failures.size > 100_000) failures.clear(); // bounded memory under a flood of names
+      if (failures.size > 100_000) evict();
       for (const key of [`u:${username.toLowerCase()}`, `a:${address}`]) {
         const entry = current(key) ?? { count: 0, resetAt: options.clock() + options.windowMs };
         entry.count += 1;
