@@ -11,7 +11,7 @@ import {
   testEnvironment,
 } from '../helpers/app.js';
 import { runCli } from '../cli/run-cli.js';
-import { connect, http, startServer, type ServerProcess } from './server-process.js';
+import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const hasPostgres = DIALECTS.includes('postgres');
 const title = hasPostgres

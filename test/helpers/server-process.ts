@@ -10,12 +10,19 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `src/main.ts` as its own process on a random port and waits until it listens. */
-export function startServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts the server as its own process on a random port and waits until it listens: `src/main.ts`
+ * through tsx by default, or the compiled `dist/main.js` as `npm start` runs it.
+ */
+export function startServer(
+  env: Record<string, string>,
+  options: { compiled?: boolean } = {},
+): Promise<ServerProcess> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith('LARDER_')),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = options.compiled ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...clean, ...env, LARDER_HOST: '127.0.0.1', LARDER_PORT: '0', LARDER_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
