@@ -1,29 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildTestApp, destroyTestEnvironment, login } from '../helpers/app.js';
-import { ensureWebBuild } from '../helpers/web-build.js';
+import { login } from '../helpers/app.js';
 import { call, itemBody, seedBasics } from '../inventory/helpers.js';
 import { fitsWidth, openTab, replaceTokens, signIn, submitLogin, userCard } from './admin-page.js';
-import { launchBrowser, screenshot, type Browser } from './browser.js';
+import { screenshot, startBrowserTest, type Browser, type BrowserTestContext } from './browser.js';
 
 describe('admin interface: users and inventories', () => {
-  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let ctx: BrowserTestContext;
+  let t: BrowserTestContext['t'];
   let browser: Browser;
   let base: string;
   let page: Page;
 
   beforeAll(async () => {
-    ensureWebBuild();
-    t = await buildTestApp('sqlite');
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ctx = await startBrowserTest();
+    ({ t, browser, base } = ctx);
     page = await browser.newPage();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    if (t) await destroyTestEnvironment(t.env);
-  });
+  afterAll(() => ctx?.close());
 
   it('refuses a wrong password with the server message, then signs in', async () => {
     await submitLogin(page, base, 'wrong-password');

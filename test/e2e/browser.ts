@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { buildTestApp, destroyTestEnvironment, type TestApp } from '../helpers/app.js';
+import { ensureWebBuild } from '../helpers/web-build.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('test-output', 'screenshots');
@@ -68,4 +70,33 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+export interface BrowserTestContext {
+  t: TestApp;
+  browser: Browser;
+  /** http://127.0.0.1:<port> of the listening app */
+  base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What every browser suite starts from: the web build, a fresh app listening on a random port
+ * (SQLite), and a headless Chromium; `close()` undoes all three.
+ */
+export async function startBrowserTest(): Promise<BrowserTestContext> {
+  ensureWebBuild();
+  const t = await buildTestApp('sqlite');
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await launchBrowser();
+  return {
+    t,
+    browser,
+    base,
+    async close() {
+      await browser.close();
+      await t.close();
+      await destroyTestEnvironment(t.env);
+    },
+  };
 }

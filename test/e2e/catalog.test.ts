@@ -3,33 +3,27 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, destroyTestEnvironment, loginAsAdmin } from '../helpers/app.js';
-import { ensureWebBuild } from '../helpers/web-build.js';
+import { loginAsAdmin } from '../helpers/app.js';
 import { fitsWidth, openTab, signIn } from './admin-page.js';
-import { launchBrowser, screenshot, type Browser } from './browser.js';
+import { screenshot, startBrowserTest, type Browser, type BrowserTestContext } from './browser.js';
 
 const PDF = path.resolve('test/fixtures/resources/water-guide.pdf');
 
 describe('admin interface: resources and backups', () => {
-  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let ctx: BrowserTestContext;
+  let t: BrowserTestContext['t'];
   let browser: Browser;
   let base: string;
   let page: Page;
 
   beforeAll(async () => {
-    ensureWebBuild();
-    t = await buildTestApp('sqlite');
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ctx = await startBrowserTest();
+    ({ t, browser, base } = ctx);
     page = await browser.newPage();
     await signIn(page, base);
     await openTab(page, 'Resources');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    if (t) await destroyTestEnvironment(t.env);
-  });
+  afterAll(() => ctx?.close());
 
   it('analyzes a PDF, shows its metadata for review, and lists it once confirmed', async () => {
     await page.getByLabel('Files to analyze').setInputFiles(PDF);

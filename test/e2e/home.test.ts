@@ -3,9 +3,8 @@ import path from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, bearer, buildTestApp, destroyTestEnvironment } from '../helpers/app.js';
-import { ensureWebBuild } from '../helpers/web-build.js';
-import { launchBrowser, screenshot, type Browser } from './browser.js';
+import { ADMIN_TOKEN, bearer } from '../helpers/app.js';
+import { screenshot, startBrowserTest, type Browser, type BrowserTestContext } from './browser.js';
 
 // jsqr is CommonJS whose typings declare an ES default export: take whichever is the function
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
@@ -19,23 +18,18 @@ function decodeQr(png: Buffer): string | null {
 }
 
 describe('home page in a browser', () => {
-  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let ctx: BrowserTestContext;
+  let t: BrowserTestContext['t'];
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    ensureWebBuild();
-    t = await buildTestApp('sqlite');
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    ctx = await startBrowserTest();
+    ({ t, browser, base } = ctx);
     fs.mkdirSync(path.join(t.config.dataDir, 'static'), { recursive: true });
     fs.writeFileSync(path.join(t.config.dataDir, 'static', 'larder.apk'), 'PK fake apk');
-    browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    if (t) await destroyTestEnvironment(t.env);
-  });
+  afterAll(() => ctx?.close());
 
   it.each([
     ['desktop', 1280],
