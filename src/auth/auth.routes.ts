@@ -1,28 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
-import { errors, Nullable } from '../http/schemas.js';
+import { errors, refTo } from '../http/schemas.js';
 import type { UsersService } from '../users/users.service.js';
+import { LoginBody, LoginResponseSchema, RefreshBody } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
-
-const LoginResponse = Type.Object(
-  {
-    accessToken: Type.String(),
-    refreshToken: Type.String(),
-    tokenType: Type.Literal('Bearer'),
-    expiresIn: Type.Integer({ description: 'access token lifetime in seconds' }),
-    userId: Type.String(),
-    username: Type.String(),
-    isAdmin: Type.Boolean(),
-    inventoryId: Nullable(Type.String()),
-  },
-  { $id: 'LoginResponse' },
-);
-
-const RefreshBody = Type.Object(
-  { refreshToken: Type.String({ minLength: 1, maxLength: 200 }) },
-  { additionalProperties: false },
-);
 
 export function authRoutes(deps: {
   auth: AuthService;
@@ -31,7 +13,8 @@ export function authRoutes(deps: {
 }): FastifyPluginAsyncTypebox {
   const { auth, users, guards } = deps;
   return async (app) => {
-    app.addSchema(LoginResponse);
+    app.addSchema(LoginResponseSchema);
+    const LoginResponse = refTo(LoginResponseSchema);
 
     app.post(
       '/api/auth/login',
@@ -39,14 +22,8 @@ export function authRoutes(deps: {
         schema: {
           tags: ['auth'],
           summary: 'Sign in (public). Failed attempts are rate limited per username and address.',
-          body: Type.Object(
-            {
-              username: Type.String({ minLength: 1, maxLength: 64 }),
-              password: Type.String({ minLength: 1, maxLength: 1024 }),
-            },
-            { additionalProperties: false },
-          ),
-          response: { 200: Type.Ref('LoginResponse'), ...errors(400, 401, 429) },
+          body: LoginBody,
+          response: { 200: LoginResponse, ...errors(400, 401, 429) },
         },
       },
       (request) => auth.login(request.body.username, request.body.password, request.ip),
@@ -60,7 +37,7 @@ export function authRoutes(deps: {
           summary:
             'Exchange a refresh token for new tokens (public; the old refresh token stops working)',
           body: RefreshBody,
-          response: { 200: Type.Ref('LoginResponse'), ...errors(400, 401) },
+          response: { 200: LoginResponse, ...errors(400, 401) },
         },
       },
       (request) => auth.refresh(request.body.refreshToken),

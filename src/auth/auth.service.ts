@@ -5,20 +5,10 @@ import { unauthorized } from '../http/errors.js';
 import type { UsersService } from '../users/users.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import * as repo from './auth.repository.js';
+import type { LoginResponse } from './auth.schemas.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordHasher } from './passwords.js';
 import { hashRefreshToken, newRefreshToken, type AccessTokens } from './tokens.js';
-
-export interface LoginResponse {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  userId: string;
-  username: string;
-  isAdmin: boolean;
-  inventoryId: string | null;
-}
 
 /** Who is calling: loaded from the database on every request, so changes apply at once. */
 export interface AuthUser {

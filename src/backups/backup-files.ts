@@ -1,13 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-
-export interface BackupEntry {
-  name: string;
-  sizeBytes: number;
-  /** epoch ms: the moment of the snapshot (the file's modification time) */
-  createdAt: number;
-}
+import type { BackupEntry } from './backups.schemas.js';
 
 /** Any dump an admin may list or download: a plain file name ending in .sql.gz. */
 export const BACKUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.sql\.gz$/;

@@ -2,17 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { forbidden } from '../http/errors.js';
-import { errors } from '../http/schemas.js';
+import { errors, refTo } from '../http/schemas.js';
+import { BackupEntrySchema } from './backups.schemas.js';
 import type { BackupsService } from './backups.service.js';
-
-const BackupEntry = Type.Object(
-  {
-    name: Type.String({ description: 'file name, ending in .sql.gz' }),
-    sizeBytes: Type.Integer(),
-    createdAt: Type.Integer({ description: 'epoch ms of the snapshot' }),
-  },
-  { $id: 'BackupEntry' },
-);
 
 const NameParams = Type.Object({
   name: Type.String({
@@ -32,7 +24,8 @@ export function adminBackupRoutes(deps: {
 }): FastifyPluginAsyncTypebox {
   const { backups, guards } = deps;
   return async (app) => {
-    app.addSchema(BackupEntry);
+    app.addSchema(BackupEntrySchema);
+    const BackupEntry = refTo(BackupEntrySchema);
     const common = { tags: ['admin: backups'], security: [{ bearer: [] }] };
     const onRequest = guards.requireAdmin;
 
@@ -43,7 +36,7 @@ export function adminBackupRoutes(deps: {
         schema: {
           ...common,
           summary: 'Admin: list the backups (*.sql.gz in the backup directory), newest first',
-          response: { 200: Type.Array(Type.Ref('BackupEntry')), ...errors(401, 403) },
+          response: { 200: Type.Array(BackupEntry), ...errors(401, 403) },
         },
       },
       () => backups.list(),
@@ -56,7 +49,7 @@ export function adminBackupRoutes(deps: {
         schema: {
           ...common,
           summary: 'Admin: write a backup now (a consistent snapshot of every table)',
-          response: { 201: Type.Ref('BackupEntry'), ...errors(401, 403) },
+          response: { 201: BackupEntry, ...errors(401, 403) },
         },
       },
       async (_request, reply) => reply.status(201).send(await backups.create()),

@@ -5,11 +5,10 @@ import type { Config } from '../config.js';
 import { sqlitePath, type Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
 import * as files from './backup-files.js';
-import type { BackupEntry, BackupLog } from './backup-files.js';
+import type { BackupLog } from './backup-files.js';
+import type { BackupEntry } from './backups.schemas.js';
 import * as repo from './backups.repository.js';
 import { writeDump } from './dump.js';
-
-export type { BackupEntry } from './backup-files.js';
 
 export interface ServiceLog extends BackupLog {
   info(obj: object, msg: string): void;

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 
 export const ErrorBody = Type.Object(
   { message: Type.String(), code: Type.String() },
@@ -20,4 +20,14 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 /** A nullable schema (OpenAPI 3.0 style, also valid JSON Schema for Ajv). */
 export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
+}
+
+/**
+ * A `$ref` to a shared schema (one given to app.addSchema), so the OpenAPI document names it as a
+ * component, typed as the schema itself so handlers' return values are still checked against it.
+ */
+export function refTo<T extends TSchema>(schema: T) {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('refTo needs a schema with an $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(id));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../http/schemas.js';
+import { Nullable, Uuid } from '../http/schemas.js';
 import type { MessageRow } from './messages.repository.js';
+import { MAX_BODY_CHARACTERS } from './messages.rules.js';
 
 /** MessageDto on the wire: the same JSON in HTTP responses and in socket frames. */
 export const MessageSchema = Type.Object(
@@ -18,6 +19,23 @@ export const MessageSchema = Type.Object(
   { $id: 'Message' },
 );
 export type MessageDto = Static<typeof MessageSchema>;
+
+/** What a client sends to POST /api/messages. */
+export const SendBody = Type.Object(
+  {
+    receiverId: Type.String({ maxLength: 100, description: 'the id of the receiving user' }),
+    body: Type.String({
+      maxLength: MAX_BODY_CHARACTERS,
+      description: `1-${MAX_BODY_CHARACTERS} characters, not only whitespace`,
+    }),
+    id: Type.Optional({
+      ...Uuid,
+      description: 'client-generated UUID: a retry with the same id and content is answered 200',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SendInput = Static<typeof SendBody>;
 
 export function toMessageDto(row: MessageRow): MessageDto {
   return {

@@ -1,25 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
-import { errors, Uuid } from '../http/schemas.js';
-import { MessageSchema } from './messages.mapper.js';
-import { MAX_BODY_CHARACTERS } from './messages.rules.js';
+import { errors, refTo } from '../http/schemas.js';
+import { MessageSchema, SendBody } from './messages.mapper.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type MessagesService } from './messages.service.js';
-
-const SendBody = Type.Object(
-  {
-    receiverId: Type.String({ maxLength: 100, description: 'the id of the receiving user' }),
-    body: Type.String({
-      maxLength: MAX_BODY_CHARACTERS,
-      description: `1-${MAX_BODY_CHARACTERS} characters, not only whitespace`,
-    }),
-    id: Type.Optional({
-      ...Uuid,
-      description: 'client-generated UUID: a retry with the same id and content is answered 200',
-    }),
-  },
-  { additionalProperties: false },
-);
 
 const ConversationQuery = Type.Object(
   {
@@ -41,6 +25,7 @@ export function messageRoutes(deps: {
   const { messages, guards } = deps;
   return async (app) => {
     app.addSchema(MessageSchema);
+    const Message = refTo(MessageSchema);
     app.addHook('onRequest', guards.authenticate);
     const common = { tags: ['messages'], security: [{ bearer: [] }] };
 
@@ -54,8 +39,8 @@ export function messageRoutes(deps: {
             '201 when stored, 200 when a retry with the same id returns the stored message.',
           body: SendBody,
           response: {
-            200: Type.Ref('Message'),
-            201: Type.Ref('Message'),
+            200: Message,
+            201: Message,
             ...errors(400, 401, 404, 409),
           },
         },
@@ -76,7 +61,7 @@ export function messageRoutes(deps: {
             'last; marks what the caller received in it as delivered.',
           params: Type.Object({ userId: Type.String({ maxLength: 100 }) }),
           querystring: ConversationQuery,
-          response: { 200: Type.Array(Type.Ref('Message')), ...errors(400, 401, 404) },
+          response: { 200: Type.Array(Message), ...errors(400, 401, 404) },
         },
       },
       (request) => messages.conversation(callerOf(request), request.params.userId, request.query),

@@ -7,20 +7,13 @@ import type { DB } from '../db/types.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
 import type { UsersService } from '../users/users.service.js';
-import { toMessageDto, type MessageDto } from './messages.mapper.js';
+import { toMessageDto, type MessageDto, type SendInput } from './messages.mapper.js';
 import * as repo from './messages.repository.js';
 import { checkBody, isUuid } from './messages.rules.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 const BATCH = 200;
-
-export interface SendInput {
-  receiverId: string;
-  body: string;
-  /** client-generated id: a retry with the same id and content returns the stored message */
-  id?: string;
-}
 
 /**
  * Store-and-forward messaging. A message is committed before anything is pushed; pushing is the

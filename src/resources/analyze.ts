@@ -16,6 +16,7 @@ import {
   titleFromFilename,
 } from './formats.js';
 import { MAX_DESCRIPTION } from './metadata.js';
+import type { AnalyzedResource } from './resources.schemas.js';
 import { removeQuietly } from './storage.js';
 import { proposeTags } from './tags.js';
 
@@ -24,22 +25,6 @@ const PLACEHOLDER_TITLE = /^(?:untitled(?: document)?|unknown|no title)$/i;
 
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export const ARCHIVE_LIMITS = { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxDepth: 3 };
-
-/** One element of the analyze response (SPEC.md "Analyzed resource") plus notes. */
-export interface AnalyzedResource {
-  filename: string;
-  title: string;
-  description: string;
-  author: string | null;
-  tags: string[];
-  fileFormat: string;
-  mimeType: string;
-  fileSize: number;
-  language: string | null;
-  edition: string | null;
-  releaseDate: string | null;
-  notes: string[];
-}
 
 export interface AnalyzedFile {
   /** the temporary file holding it, in the staging folder */

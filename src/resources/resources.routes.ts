@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { callerOf, type Guards } from '../http/auth.js';
-import { errors } from '../http/schemas.js';
+import { errors, refTo } from '../http/schemas.js';
 import { sendFile } from './download.js';
 import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './formats.js';
 import { parseMetadataText, parseResourceInput } from './metadata.js';
@@ -32,6 +32,10 @@ export function resourceRoutes(deps: {
   const { resources, guards } = deps;
   return async (app) => {
     await app.register(multipart, MULTIPART_OPTIONS);
+    for (const schema of [ResourceSchema, AnalyzedSchema, TagSuggestionSchema]) {
+      app.addSchema(schema);
+    }
+    const Resource = refTo(ResourceSchema);
     const user = { tags: ['resources'], security: [{ bearer: [] }] };
     const admin = { tags: ['admin: resources'], security: [{ bearer: [] }] };
 
@@ -43,7 +47,7 @@ export function resourceRoutes(deps: {
           ...user,
           summary: 'Any signed-in user: list the catalog, newest first (filters: q, tag, format)',
           querystring: ListQuery,
-          response: { 200: Type.Array(ResourceSchema), ...errors(400, 401) },
+          response: { 200: Type.Array(Resource), ...errors(400, 401) },
         },
       },
       async (request) =>
@@ -85,7 +89,7 @@ export function resourceRoutes(deps: {
           summary:
             'Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)',
           ...multipartBody,
-          response: { 201: ResourceSchema, ...errors(400, 401, 403, 413, 415) },
+          response: { 201: Resource, ...errors(400, 401, 403, 413, 415) },
         },
       },
       async (request, reply) => {
@@ -133,7 +137,7 @@ export function resourceRoutes(deps: {
             'Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, ' +
             'analyzed resources (one per supported file, archive entries included)',
           ...multipartBody,
-          response: { 200: Type.Array(AnalyzedSchema), ...errors(400, 401, 403, 413, 415) },
+          response: { 200: Type.Array(refTo(AnalyzedSchema)), ...errors(400, 401, 403, 413, 415) },
         },
       },
       async (request) => {
@@ -155,7 +159,7 @@ export function resourceRoutes(deps: {
           ...admin,
           summary: 'Admin: move one of their analyzed files (by filename) into the catalog',
           body: ConfirmBody,
-          response: { 201: ResourceSchema, ...errors(400, 401, 403, 404) },
+          response: { 201: Resource, ...errors(400, 401, 403, 404) },
         },
       },
       async (request, reply) => {
@@ -173,7 +177,7 @@ export function resourceRoutes(deps: {
           ...admin,
           summary:
             'Admin: tag suggestions, the seeded defaults plus every tag in use, most used first',
-          response: { 200: Type.Array(TagSuggestionSchema), ...errors(401, 403) },
+          response: { 200: Type.Array(refTo(TagSuggestionSchema)), ...errors(401, 403) },
         },
       },
       () => resources.tagSuggestions(),

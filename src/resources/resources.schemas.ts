@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '../http/schemas.js';
 import { MAX_DESCRIPTION, MAX_TITLE } from './metadata.js';
 import type { StoredResource } from './resources.service.js';
@@ -22,8 +22,9 @@ export const ResourceSchema = Type.Object(
     edition: Nullable(Type.String()),
     downloadUrl: Type.String({ description: 'absolute; accepts ?token= for browsers' }),
   },
-  { description: 'A catalog entry' },
+  { $id: 'Resource', description: 'A catalog entry' },
 );
+export type Resource = Static<typeof ResourceSchema>;
 
 export const AnalyzedSchema = Type.Object(
   {
@@ -42,10 +43,18 @@ export const AnalyzedSchema = Type.Object(
       description: 'what the admin should know, e.g. archive entries that were skipped and why',
     }),
   },
-  { description: 'A file analyzed and waiting in the staging area (24 h)' },
+  {
+    $id: 'AnalyzedResource',
+    description: 'A file analyzed and waiting in the staging area (24 h)',
+  },
 );
+export type AnalyzedResource = Static<typeof AnalyzedSchema>;
 
-export const TagSuggestionSchema = Type.Object({ tag: Type.String(), count: Type.Integer() });
+export const TagSuggestionSchema = Type.Object(
+  { tag: Type.String(), count: Type.Integer() },
+  { $id: 'TagSuggestion' },
+);
+export type TagSuggestion = Static<typeof TagSuggestionSchema>;
 
 export const ListQuery = Type.Object(
   {
@@ -74,7 +83,7 @@ export const ConfirmBody = Type.Object({
   releaseDate: Type.Optional(Nullable(Type.String({ maxLength: 10 }))),
 });
 
-export function toResource({ row, tags }: StoredResource, baseUrl: string) {
+export function toResource({ row, tags }: StoredResource, baseUrl: string): Resource {
   return {
     guid: row.guid,
     title: row.title,

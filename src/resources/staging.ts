@@ -6,12 +6,13 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { isUniqueViolation } from '../db/executor.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
-import { analyzeUpload, type AnalyzedResource } from './analyze.js';
+import { analyzeUpload } from './analyze.js';
 import { ArchiveRefusedError, type ArchiveProblem } from './extract/archive.js';
 import { UnreadableFileError } from './extract/types.js';
 import { contentMatches } from './formats.js';
 import { unsupportedFormat } from './metadata.js';
 import * as repo from './resources.repository.js';
+import type { AnalyzedResource } from './resources.schemas.js';
 import { removeQuietly, TEMP_PREFIX, type Storage } from './storage.js';
 
 export const STAGING_TTL_MS = 24 * 3600 * 1000;

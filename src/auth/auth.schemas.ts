@@ -1,0 +1,31 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Nullable } from '../http/schemas.js';
+
+/** What sign-in and refresh answer: the token pair and who it belongs to. */
+export const LoginResponseSchema = Type.Object(
+  {
+    accessToken: Type.String(),
+    refreshToken: Type.String(),
+    tokenType: Type.Literal('Bearer'),
+    expiresIn: Type.Integer({ description: 'access token lifetime in seconds' }),
+    userId: Type.String(),
+    username: Type.String(),
+    isAdmin: Type.Boolean(),
+    inventoryId: Nullable(Type.String()),
+  },
+  { $id: 'LoginResponse' },
+);
+export type LoginResponse = Static<typeof LoginResponseSchema>;
+
+export const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 64 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+export const RefreshBody = Type.Object(
+  { refreshToken: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
