@@ -1,80 +1,23 @@
-/** Wire shapes of the JSON API the admin interface uses (see docs/api.md and /api/openapi.json). */
+/**
+ * Names for the wire shapes the admin interface uses. They are generated from the server's
+ * schemas (openapi.ts, `npm run generate:api`): never write a shape out here by hand.
+ */
+import type { components, paths } from './openapi.ts';
 
-export interface LoginResponse {
-  accessToken: string;
-  refreshToken: string;
-  userId: string;
-  username: string;
-  isAdmin: boolean;
-  inventoryId: string | null;
+type Schemas = components['schemas'];
+/** The JSON body of a path's successful GET. */
+type GetResult<Path extends keyof paths> = paths[Path]['get'] extends {
+  responses: { 200: { content: { 'application/json': infer Body } } };
 }
+  ? Body
+  : never;
 
-export interface User {
-  id: string;
-  username: string;
-  createdAt: number;
-  isAdmin: boolean;
-  inventoryId: string | null;
-}
-
-export interface InventoryView {
-  inventoryId: string;
-  name: string;
-  users: { id?: string; username: string; isAdmin: boolean }[];
-}
-
-export interface Totals {
-  totalItems: number;
-  totalLocations: number;
-  totalCategories: number;
-  recentTransactions: number;
-  lastUpdated: number | null;
-}
-
-export interface InventoryStats extends Totals {
-  inventoryId: string;
-  inventoryName: string;
-  userCount: number;
-}
-
-export interface Resource {
-  guid: string;
-  title: string;
-  description: string;
-  tags: string[];
-  fileFormat: string;
-  mimeType: string;
-  fileSize: number;
-  releaseDate: string | null;
-  createdAt: number;
-  updatedAt: number;
-  author: string | null;
-  language: string | null;
-  edition: string | null;
-  downloadUrl: string;
-}
-
-export interface AnalyzedResource {
-  filename: string;
-  title: string;
-  description: string;
-  author: string | null;
-  tags: string[];
-  fileFormat: string;
-  mimeType: string;
-  fileSize: number;
-  language: string | null;
-  edition: string | null;
-  releaseDate: string | null;
-}
-
-export interface TagSuggestion {
-  tag: string;
-  count: number;
-}
-
-export interface BackupEntry {
-  name: string;
-  sizeBytes: number;
-  createdAt: number;
-}
+export type LoginResponse = Schemas['LoginResponse'];
+export type User = Schemas['User'];
+export type InventoryView = Schemas['InventoryView'];
+export type Totals = GetResult<'/api/admin/stats'>;
+export type InventoryStats = GetResult<'/api/admin/stats/inventories'>[number];
+export type Resource = Schemas['Resource'];
+export type AnalyzedResource = Schemas['AnalyzedResource'];
+export type TagSuggestion = Schemas['TagSuggestion'];
+export type BackupEntry = Schemas['BackupEntry'];
