@@ -124,6 +124,19 @@ describe('admin interface: resources and backups', () => {
     expect(await page.getByRole('form', { name: /^Review / }).count()).toBe(0);
   });
 
+  it("shows the analysis notes with a file's review, e.g. the archive entries that were skipped", async () => {
+    await page
+      .getByLabel('Files to analyze')
+      .setInputFiles(path.resolve('test/fixtures/resources/with-broken.zip'));
+    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    const review = page.getByRole('form', { name: 'Review water-guide.pdf' });
+    await review.waitFor();
+    const notes = await review.locator('.notice').allTextContents();
+    expect(notes).toContainEqual(expect.stringMatching(/skipped broken\.pdf, not a readable PDF/));
+    await review.getByRole('button', { name: 'Discard' }).click();
+    await review.waitFor({ state: 'detached' });
+  });
+
   it('creates a backup, lists it with size and date, and downloads it', async () => {
     await openTab(page, 'Backups');
     await page.getByText('No backups yet.').waitFor();

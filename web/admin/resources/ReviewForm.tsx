@@ -48,6 +48,11 @@ export function ReviewForm(props: {
         <span class="badge">{a.fileFormat}</span>
         <span class="muted">{formatBytes(a.fileSize)}</span>
       </div>
+      {a.notes.map((note) => (
+        <p class="notice" key={note}>
+          {note}
+        </p>
+      ))}
       <MetadataFields
         idPrefix={`review-${props.index}`}
         value={meta}
