@@ -39,8 +39,8 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
  * 5. routes   — every feature's routes, in one list
  * 6. jobs     — background jobs (src/jobs.ts): from ready until close
  *
- * Each plugin declares the ones it depends on; closing runs backwards, so the jobs stop before
- * the services and the database close.
+ * Each plugin names the ones it depends on. On close, the jobs stop and backups being written
+ * finish first (preClose); then the plugins close in reverse order, the database last.
  */
 export async function buildApp(
   config: Config,
