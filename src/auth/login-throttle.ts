@@ -60,6 +60,11 @@ export function createLoginThrottle(options: {
     recordSuccess(username: string): void {
       failures.delete(`u:${username.toLowerCase()}`);
     },
+    /** Forgets counters whose window is over (they no longer count); run by src/jobs.ts. */
+    evictExpired(): void {
+      const now = options.clock();
+      for (const [key, entry] of failures) if (entry.resetAt <= now) failures.delete(key);
+    },
   };
 }
 

@@ -34,8 +34,6 @@ export function createBackupsService(deps: {
   const { database, config, clock, log } = deps;
   const dir = files.resolveBackupDir(config.backupDir, config.dataDir, log);
   const inFlight = new Set<Promise<unknown>>();
-  let timer: NodeJS.Timeout | null = null;
-  let scheduledRunning = false;
 
   async function create(): Promise<BackupEntry> {
     const at = clock();
@@ -104,23 +102,15 @@ export function createBackupsService(deps: {
       return { stream: fs.createReadStream(file), sizeBytes: stat.size };
     },
 
-    startSchedule(): void {
-      if (config.backupIntervalSeconds === 0 || timer) return;
-      const tick = Math.min(config.backupIntervalSeconds, MAX_TICK_SECONDS) * 1000;
-      timer = setInterval(() => {
-        if (scheduledRunning) return;
-        scheduledRunning = true;
-        track(runIfDue())
-          .catch((err: unknown) => log.error({ err }, 'scheduled backup failed'))
-          .finally(() => (scheduledRunning = false));
-      }, tick);
-      timer.unref();
-    },
+    /** How often the schedule (src/jobs.ts) calls runIfDue; null when it is turned off. */
+    scheduleTickMs:
+      config.backupIntervalSeconds === 0
+        ? null
+        : Math.min(config.backupIntervalSeconds, MAX_TICK_SECONDS) * 1000,
+    runIfDue: () => track(runIfDue()),
 
-    /** Stops the schedule and waits for backups being written. */
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
+    /** Waits for the backups being written (on demand or scheduled). */
+    async drain(): Promise<void> {
       await Promise.allSettled([...inFlight]);
     },
   };

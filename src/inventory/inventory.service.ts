@@ -8,9 +8,6 @@ import { createSyncService } from './inventory.sync.js';
 
 export type { Caller, InventoryDeps } from './inventory.core.js';
 
-/** Hourly: change-log rows older than 90 days are forgotten (see HISTORY_MS). */
-export const PRUNE_INTERVAL_MS = 3600_000;
-
 /**
  * The signed-in user's inventory: items, categories, locations, settings, full and delta sync.
  * Every write is one transaction that bumps the revision and logs the change; inventoryUpdated is
@@ -29,17 +26,6 @@ export function createInventoryService(deps: InventoryDeps) {
     categories: createNamedService(deps, mutate, 'categories', 'category'),
     locations: createNamedService(deps, mutate, 'locations', 'location'),
     settings: createSettingsService(deps, mutate),
-
-    /** Starts the periodic history pruning; returns the function that stops it. */
-    startHistoryPruning(): () => void {
-      const timer = setInterval(() => {
-        sync
-          .pruneHistory()
-          .catch((err: unknown) => deps.log.warn({ err }, 'inventory history pruning failed'));
-      }, PRUNE_INTERVAL_MS);
-      timer.unref();
-      return () => clearInterval(timer);
-    },
   };
 }
 

@@ -32,7 +32,6 @@ export function createSocketHub(deps: {
   log: FastifyBaseLogger;
   memberIds: (inventoryId: string) => Promise<string[]>;
   revisionOf: (inventoryId: string) => Promise<number>;
-  heartbeatMs?: number;
 }) {
   const { bus, log } = deps;
   const instanceId = crypto.randomUUID();
@@ -170,8 +169,8 @@ export function createSocketHub(deps: {
     }
   }
 
-  // Heartbeat: protocol-level ping; a socket that did not answer the previous ping is dropped.
-  const heartbeat = setInterval(() => {
+  /** Protocol-level ping; a socket that did not answer the previous ping is dropped. */
+  function heartbeat(): void {
     for (const set of byUser.values()) {
       for (const connection of set) {
         if (!connection.alive) {
@@ -182,9 +181,7 @@ export function createSocketHub(deps: {
         connection.socket.ping();
       }
     }
-    presence.broadcastSnapshot();
-  }, deps.heartbeatMs ?? HEARTBEAT_MS);
-  heartbeat.unref();
+  }
 
   return {
     attach,
@@ -194,8 +191,10 @@ export function createSocketHub(deps: {
     onConnect: (handler: ConnectHandler) => void connectHandlers.push(handler),
     onClientFrame: (type: string, handler: FrameHandler) => void frameHandlers.set(type, handler),
     socketCount: () => [...byUser.values()].reduce((n, set) => n + set.size, 0),
+    /** Both run every HEARTBEAT_MS from src/jobs.ts. */
+    heartbeat,
+    broadcastPresence: () => presence.broadcastSnapshot(),
     close(): void {
-      clearInterval(heartbeat);
       unsubscribe();
       presence.close();
       for (const set of byUser.values())

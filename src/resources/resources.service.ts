@@ -88,8 +88,7 @@ export function createResourcesService(deps: {
     return { row, tags: [...input.tags].sort() };
   }
 
-  const maintenance = setInterval(() => void cleanStaging(), 3600_000);
-  maintenance.unref();
+  /** Run at start and hourly by src/jobs.ts. */
   async function cleanStaging(): Promise<number> {
     try {
       return await staging.cleanup();
@@ -102,7 +101,6 @@ export function createResourcesService(deps: {
   return {
     storage,
     cleanStaging,
-    close: () => clearInterval(maintenance),
     tagSuggestions,
     discard: removeQuietly,
 

@@ -1,0 +1,36 @@
+import compress from '@fastify/compress';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { registerErrorHandling } from '../http/errors.js';
+import { refuseNulCharacters } from '../http/validation.js';
+import { countRequests } from '../metrics/metrics.routes.js';
+
+/** Frames over this size close the socket (code 1009). */
+const MAX_FRAME_BYTES = 64 * 1024;
+
+/**
+ * What every route shares, on the root instance so it applies to all of them: `{message, code}`
+ * errors and 404s, the NUL check, request metrics, compression and the WebSocket upgrade.
+ */
+async function http(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('user', null);
+  registerErrorHandling(app);
+  refuseNulCharacters(app);
+  countRequests(app, app.larder.metrics); // before the routes it counts
+  await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
+  // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
+  await app.register(websocket, {
+    options: { maxPayload: MAX_FRAME_BYTES },
+    // a client's protocol error (a frame over 64 KB, a broken frame) is the client's fault, not ours
+    errorHandler: (error, socket, request) => {
+      request.log.info(
+        { code: (error as { code?: string }).code },
+        `socket closed: ${error.message}`,
+      );
+      socket.terminate();
+    },
+  });
+}
+
+export default fp(http, { name: 'http', dependencies: ['services'] });

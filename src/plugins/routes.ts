@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { authRoutes } from '../auth/auth.routes.js';
+import { adminBackupRoutes } from '../backups/backups.routes.js';
+import { healthRoutes } from '../http/health.routes.js';
+import { adminInventoryRoutes } from '../inventories/inventories.routes.js';
+import { inventoryRoutes } from '../inventory/inventory.routes.js';
+import { messageRoutes } from '../messages/messages.routes.js';
+import { metricsRoutes } from '../metrics/metrics.routes.js';
+import { realtimeRoutes } from '../realtime/realtime.routes.js';
+import { releasesModule } from '../releases/releases.module.js';
+import { resourceRoutes } from '../resources/resources.routes.js';
+import { directoryRoutes } from '../users/directory.routes.js';
+import { adminUserRoutes } from '../users/users.routes.js';
+
+/**
+ * Every feature's HTTP and socket routes, in one place: a new feature registers its routes here.
+ * Each gets the services it calls and the guards that say who may call it.
+ */
+async function routes(app: FastifyInstance): Promise<void> {
+  const { config, database, guards, auth, users, inventories, inventory } = app.larder;
+  const { backups, metrics, hub, messages, resources } = app.larder;
+
+  await app.register(healthRoutes({ db: database.db }));
+  await app.register(authRoutes({ auth, users, guards }));
+  await app.register(adminUserRoutes({ users, guards }));
+  await app.register(adminInventoryRoutes({ inventories, guards }));
+  await app.register(inventoryRoutes({ inventory, guards }));
+  await app.register(adminBackupRoutes({ backups, guards }));
+  await app.register(metricsRoutes({ metrics, guards }));
+  await app.register(realtimeRoutes({ hub, guards }));
+  await app.register(messageRoutes({ messages, guards }));
+  await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));
+  await app.register(releasesModule({ config, guards, log: app.log }));
+  await app.register(resourceRoutes({ resources, guards }));
+}
+
+export default fp(routes, { name: 'routes', dependencies: ['services', 'http', 'api-docs'] });

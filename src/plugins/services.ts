@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { createAuthService, type AuthService } from '../auth/auth.service.js';
+import { createLoginThrottle, type LoginThrottle } from '../auth/login-throttle.js';
+import { createPasswordHasher } from '../auth/passwords.js';
+import { loadJwtSecret } from '../auth/secret.js';
+import { createAccessTokens } from '../auth/tokens.js';
+import { createBackupsService, type BackupsService } from '../backups/backups.service.js';
+import { createGuards, type Guards } from '../http/auth.js';
+import {
+  createInventoriesService,
+  type InventoriesService,
+} from '../inventories/inventories.service.js';
+import { createInventoryService, type InventoryService } from '../inventory/inventory.service.js';
+import { connectMessagesToHub } from '../messages/messages.realtime.js';
+import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
+import { createMetrics, type Metrics } from '../metrics/metrics.js';
+import type { EventBus } from '../realtime/bus.js';
+import { createSocketHub, type SocketHub } from '../realtime/hub.js';
+import { preloadPdfJs } from '../resources/extract/pdf.js';
+import { createResourcesService, type ResourcesService } from '../resources/resources.service.js';
+import { createUsersService, type UsersService } from '../users/users.service.js';
+
+/** Everything the features are built from; tests reach the same objects through app.larder. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  bus: EventBus;
+  clock: () => number;
+  guards: Guards;
+  auth: AuthService;
+  loginThrottle: LoginThrottle;
+  users: UsersService;
+  inventories: InventoriesService;
+  /** the signed-in user's inventory: items, categories, locations, settings, sync */
+  inventory: InventoryService;
+  backups: BackupsService;
+  hub: SocketHub;
+  messages: MessagesService;
+  /** the resource catalog, analyze/confirm staging and tag suggestions */
+  resources: ResourcesService;
+  metrics: Metrics;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    larder: AppContext;
+  }
+}
+
+/**
+ * The service graph: every feature's service, built from the database and the bus and from each
+ * other (a feature reaches another only through its service), decorated as `app.larder`.
+ * Creates the seed admin. Nothing here starts a timer: periodic work is in src/jobs.ts.
+ */
+async function services(
+  app: FastifyInstance,
+  options: { config: Config; clock: () => number },
+): Promise<void> {
+  const { config, clock } = options;
+  const { database, bus, log } = app;
+  const db = database.db;
+
+  const hasher = createPasswordHasher(config.bcryptCost);
+  const tokens = createAccessTokens(
+    loadJwtSecret(config.jwtSecret, config.dataDir),
+    config.accessTokenTtlSeconds,
+  );
+  const loginThrottle = createLoginThrottle({
+    limit: config.loginRateLimit,
+    windowMs: config.loginRateWindowSeconds * 1000,
+    clock,
+  });
+  const inventories = createInventoriesService({ db, bus, clock });
+  const users = createUsersService({ db, hasher, inventories, bus, clock });
+  const auth = createAuthService({
+    db,
+    users,
+    hasher,
+    tokens,
+    throttle: loginThrottle,
+    refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    clock,
+  });
+  const inventory = createInventoryService({ db, bus, clock, log });
+  const backups = createBackupsService({ database, config, clock, log });
+  const { memberIds, revisionOf } = inventories;
+  const hub = createSocketHub({ bus, log, memberIds, revisionOf });
+  const messages = createMessagesService({ db, users, bus, clock, log });
+  const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
+  const resources = createResourcesService({ db, dataDir: config.dataDir, clock, log });
+  const metrics = createMetrics({
+    socketCount: () => hub.socketCount(),
+    pendingMessages: () => messages.countPending(),
+    latestBackupAt: async () => (await backups.latest())?.createdAt ?? null,
+    clock,
+  });
+
+  const context: AppContext = {
+    config,
+    database,
+    bus,
+    clock,
+    guards: createGuards(auth, config.adminToken),
+    auth,
+    loginThrottle,
+    users,
+    inventories,
+    inventory,
+    backups,
+    hub,
+    messages,
+    resources,
+    metrics,
+  };
+  app.decorate('larder', context);
+  // a backup asked for over HTTP finishes, and its response goes out, before connections close
+  app.addHook('preClose', () => backups.drain());
+  app.addHook('onClose', async () => {
+    messagesRealtime.close();
+    hub.close(); // says goodbye over the bus, which closes after this
+  });
+
+  await preloadPdfJs(); // part of the idle footprint, not of the first analyze's peak
+  await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);
+}
+
+export default fp(services, { name: 'services', dependencies: ['database'] });
