@@ -156,7 +156,7 @@ export async function buildApp(
     revisionOf: inventories.revisionOf,
     heartbeatMs: options.heartbeatMs,
   });
-  const messages = createMessagesService({ db, users, bus, clock, log: app.log });
+  const messages = createMessagesService({ db, users, bus, clock });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log: app.log });
   app.addHook('onClose', async () => messagesRealtime.close());
   const resources = createResourcesService({ db, dataDir: config.dataDir, clock, log: app.log });
