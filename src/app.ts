@@ -135,7 +135,8 @@ export async function buildApp(
     windowMs: config.loginRateWindowSeconds * 1000,
     clock,
   });
-  const inventories = createInventoriesService({ db, bus, clock });
+  const inventory = createInventoryService({ db, bus, clock, log: app.log });
+  const inventories = createInventoriesService({ db, clock, inventory });
   const users = createUsersService({ db, hasher, inventories, bus, clock });
   const auth = createAuthService({
     db,
@@ -147,13 +148,12 @@ export async function buildApp(
     clock,
   });
   const guards = createGuards(auth, config.adminToken);
-  const inventory = createInventoryService({ db, bus, clock, log: app.log });
   const backups = createBackupsService({ database, config, clock, log: app.log });
   const hub = createSocketHub({
     bus,
     log: app.log,
     memberIds: inventories.memberIds,
-    revisionOf: inventories.revisionOf,
+    revisionOf: inventory.revisionOf,
     heartbeatMs: options.heartbeatMs,
   });
   const messages = createMessagesService({ db, users, bus, clock });

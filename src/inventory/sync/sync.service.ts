@@ -1,35 +1,28 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import type { DB } from '../db/types.js';
-import { AppError, badRequest } from '../http/errors.js';
-import {
-  inventoryOf,
-  noInventory,
-  toItem,
-  toNamed,
-  toSettings,
-  type Caller,
-  type InventoryDeps,
-} from './inventory.core.js';
-import * as repo from './inventory.repository.js';
-import type { Changes, Snapshot } from './inventory.schemas.js';
+import type { Executor } from '../../db/executor.js';
+import type { DB } from '../../db/types.js';
+import { AppError, badRequest } from '../../http/errors.js';
+import { inventoryOf, noInventory, type Caller } from '../inventory.caller.js';
+import { toItem, toNamed, toSettings } from '../inventory.mapper.js';
+import { findInventory, readConsistently, tombstonesSince } from '../inventory.repository.js';
+import { listItems } from '../items/items.repository.js';
+import { listNamed } from '../named/named.repository.js';
+import { listSettings } from '../settings/settings.repository.js';
+import type { Changes, Snapshot } from './sync.schemas.js';
 
-/** Change-log rows (and so tombstones) are kept this long; older `since` values need a full sync. */
-export const HISTORY_MS = 90 * 24 * 3600 * 1000;
-
-/** Reads consistently: one snapshot on PostgreSQL (SQLite transactions are serialized anyway). */
-export function readConsistently<T>(db: Kysely<DB>, work: (trx: Executor) => Promise<T>) {
-  return db.transaction().setIsolationLevel('repeatable read').execute(work);
-}
+/**
+ * Full and delta sync: the whole inventory, or what changed after a revision, each read in one
+ * consistent snapshot. Sync reads every table of the feature, through the table's repository.
+ */
 
 export async function loadSnapshot(trx: Executor, inventoryId: string): Promise<Snapshot> {
-  const inventory = await repo.findInventory(trx, inventoryId);
+  const inventory = await findInventory(trx, inventoryId);
   if (!inventory) throw noInventory();
   const [items, categories, locations, settings] = [
-    await repo.listItems(trx, inventoryId),
-    await repo.listNamed(trx, 'categories', inventoryId),
-    await repo.listNamed(trx, 'locations', inventoryId),
-    await repo.listSettings(trx, inventoryId),
+    await listItems(trx, inventoryId),
+    await listNamed(trx, 'categories', inventoryId),
+    await listNamed(trx, 'locations', inventoryId),
+    await listSettings(trx, inventoryId),
   ];
   return {
     inventoryId,
@@ -47,7 +40,7 @@ function fullSyncRequired(message: string): AppError {
 }
 
 async function loadChanges(trx: Executor, inventoryId: string, since: number): Promise<Changes> {
-  const inventory = await repo.findInventory(trx, inventoryId);
+  const inventory = await findInventory(trx, inventoryId);
   if (!inventory) throw noInventory();
   const revision = Number(inventory.revision);
   if (since > revision) {
@@ -58,14 +51,14 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
       `Changes since revision ${since} are no longer kept; fetch GET /api/inventory instead`,
     );
   }
-  const items = (await repo.listItems(trx, inventoryId, since)).map(toItem);
-  const categories = (await repo.listNamed(trx, 'categories', inventoryId, since)).map(toNamed);
-  const locations = (await repo.listNamed(trx, 'locations', inventoryId, since)).map(toNamed);
-  const settings = toSettings(await repo.listSettings(trx, inventoryId, since));
+  const items = (await listItems(trx, inventoryId, since)).map(toItem);
+  const categories = (await listNamed(trx, 'categories', inventoryId, since)).map(toNamed);
+  const locations = (await listNamed(trx, 'locations', inventoryId, since)).map(toNamed);
+  const settings = toSettings(await listSettings(trx, inventoryId, since));
   // an entity deleted and then re-created after `since` is sent as present, not as deleted
   const gone = async (entity: 'item' | 'category' | 'location' | 'setting', present: string[]) => {
     const alive = new Set(present);
-    return (await repo.tombstonesSince(trx, inventoryId, entity, since))
+    return (await tombstonesSince(trx, inventoryId, entity, since))
       .filter((id) => !alive.has(id))
       .sort();
   };
@@ -96,8 +89,8 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
   };
 }
 
-export function createSyncService(deps: InventoryDeps) {
-  const { db, clock } = deps;
+export function createSyncService(deps: { db: Kysely<DB> }) {
+  const { db } = deps;
   return {
     snapshot(caller: Caller): Promise<Snapshot> {
       const inventoryId = inventoryOf(caller);
@@ -114,12 +107,6 @@ export function createSyncService(deps: InventoryDeps) {
         throw fullSyncRequired('You now belong to another inventory; fetch GET /api/inventory');
       }
       return readConsistently(db, (trx) => loadChanges(trx, inventoryId, since));
-    },
-
-    /** Forgets history older than 90 days; returns the number of change-log rows removed. */
-    async pruneHistory(): Promise<number> {
-      const cutoff = clock() - HISTORY_MS;
-      return db.transaction().execute((trx) => repo.pruneHistory(trx, cutoff));
     },
   };
 }

@@ -1,0 +1,41 @@
+import type { Executor } from '../../db/executor.js';
+import type { SettingsTable } from '../../db/types.js';
+import { chunks } from '../inventory.repository.js';
+
+export function listSettings(db: Executor, inventoryId: string, since = -1) {
+  return db
+    .selectFrom('settings')
+    .selectAll()
+    .where('inventory_id', '=', inventoryId)
+    .where('revision', '>', since)
+    .orderBy('key')
+    .execute();
+}
+
+export async function upsertSettings(db: Executor, rows: SettingsTable[]): Promise<void> {
+  for (const part of chunks(rows)) {
+    await db
+      .insertInto('settings')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['inventory_id', 'key']).doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          revision: eb.ref('excluded.revision'),
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function deleteSettings(db: Executor, inventoryId: string, keys: string[]) {
+  let deleted = 0;
+  for (const part of chunks(keys)) {
+    const result = await db
+      .deleteFrom('settings')
+      .where('inventory_id', '=', inventoryId)
+      .where('key', 'in', part)
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
+}
