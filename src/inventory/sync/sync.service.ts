@@ -10,11 +10,7 @@ import { listNamed } from '../named/named.repository.js';
 import { listSettings } from '../settings/settings.repository.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
 
-/**
- * Full and delta sync: the whole inventory, or what changed after a revision, each read in one
- * consistent snapshot. Sync reads every table of the feature, through the table's repository.
- */
-
+/** The whole inventory as GET /api/inventory answers it; also what PUT /api/inventory returns. */
 export async function loadSnapshot(trx: Executor, inventoryId: string): Promise<Snapshot> {
   const inventory = await findInventory(trx, inventoryId);
   if (!inventory) throw noInventory();
@@ -89,6 +85,10 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
   };
 }
 
+/**
+ * Full and delta sync: the whole inventory, or what changed after a revision, each read in one
+ * consistent snapshot. Sync reads every table of the feature, through the table's repository.
+ */
 export function createSyncService(deps: { db: Kysely<DB> }) {
   const { db } = deps;
   return {
