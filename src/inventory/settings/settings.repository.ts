@@ -12,7 +12,19 @@ export function listSettings(db: Executor, inventoryId: string, since = -1) {
     .execute();
 }
 
-export async function upsertSettings(db: Executor, rows: SettingsTable[]): Promise<void> {
+/** Sets each `[key, value]`, marking the rows with the write's revision. */
+export async function upsertSettings(
+  db: Executor,
+  inventoryId: string,
+  revision: number,
+  entries: [string, string][],
+): Promise<void> {
+  const rows: SettingsTable[] = entries.map(([key, value]) => ({
+    inventory_id: inventoryId,
+    key,
+    value,
+    revision,
+  }));
   for (const part of chunks(rows)) {
     await db
       .insertInto('settings')

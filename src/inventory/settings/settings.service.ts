@@ -19,15 +19,7 @@ export function createSettingsService(deps: { db: Kysely<DB>; mutate: Mutate }) 
       return mutate(inventoryOf(caller), async (ctx) => {
         const current = toSettings(await repo.listSettings(ctx.trx, ctx.inventoryId));
         const changed = Object.entries(input).filter(([key, value]) => current[key] !== value);
-        await repo.upsertSettings(
-          ctx.trx,
-          changed.map(([key, value]) => ({
-            inventory_id: ctx.inventoryId,
-            key,
-            value,
-            revision: ctx.revision,
-          })),
-        );
+        await repo.upsertSettings(ctx.trx, ctx.inventoryId, ctx.revision, changed);
         for (const [key, value] of changed) {
           current[key] = value;
           ctx.changes.push({ entity: 'setting', entityId: key, op: 'upsert' });

@@ -55,15 +55,7 @@ async function replaceSettings(ctx: MutationContext, wanted: Settings): Promise<
   await settings.deleteSettings(ctx.trx, ctx.inventoryId, removed);
   const stored = new Map(current.map((row) => [row.key, row.value]));
   const changed = Object.entries(wanted).filter(([key, value]) => stored.get(key) !== value);
-  await settings.upsertSettings(
-    ctx.trx,
-    changed.map(([key, value]) => ({
-      inventory_id: ctx.inventoryId,
-      key,
-      value,
-      revision: ctx.revision,
-    })),
-  );
+  await settings.upsertSettings(ctx.trx, ctx.inventoryId, ctx.revision, changed);
   for (const key of removed) ctx.changes.push({ entity: 'setting', entityId: key, op: 'delete' });
   for (const [key] of changed) ctx.changes.push({ entity: 'setting', entityId: key, op: 'upsert' });
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../../db/executor.js';
-import type { DB } from '../../db/types.js';
+import type { ChangeEntity, DB } from '../../db/types.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { inventoryOf, noInventory, type Caller } from '../inventory.caller.js';
 import { toItem, toNamed, toSettings } from '../inventory.mapper.js';
@@ -8,6 +8,7 @@ import { findInventory, readConsistently, tombstonesSince } from '../inventory.r
 import { listItems } from '../items/items.repository.js';
 import { listNamed } from '../named/named.repository.js';
 import { listSettings } from '../settings/settings.repository.js';
+import type { Named } from '../inventory.schemas.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
 
 /** The whole inventory as GET /api/inventory answers it; also what PUT /api/inventory returns. */
@@ -52,36 +53,28 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
   const locations = (await listNamed(trx, 'locations', inventoryId, since)).map(toNamed);
   const settings = toSettings(await listSettings(trx, inventoryId, since));
   // an entity deleted and then re-created after `since` is sent as present, not as deleted
-  const gone = async (entity: 'item' | 'category' | 'location' | 'setting', present: string[]) => {
-    const alive = new Set(present);
+  const gone = async (entity: ChangeEntity, present: { id: string | number }[]) => {
+    const alive = new Set(present.map((p) => String(p.id)));
     return (await tombstonesSince(trx, inventoryId, entity, since))
       .filter((id) => !alive.has(id))
       .sort();
   };
+  const goneNamed = async (entity: 'category' | 'location', present: Named[]) =>
+    (await gone(entity, present)).map(Number);
   return {
     revision,
     name: inventory.name,
     items,
-    deletedItemIds: await gone(
-      'item',
-      items.map((i) => i.id),
-    ),
+    deletedItemIds: await gone('item', items),
     categories,
-    deletedCategoryIds: (
-      await gone(
-        'category',
-        categories.map((c) => String(c.id)),
-      )
-    ).map(Number),
+    deletedCategoryIds: await goneNamed('category', categories),
     locations,
-    deletedLocationIds: (
-      await gone(
-        'location',
-        locations.map((l) => String(l.id)),
-      )
-    ).map(Number),
+    deletedLocationIds: await goneNamed('location', locations),
     settings,
-    deletedSettingKeys: await gone('setting', Object.keys(settings)),
+    deletedSettingKeys: await gone(
+      'setting',
+      Object.keys(settings).map((id) => ({ id })),
+    ),
   };
 }
 
