@@ -7,7 +7,7 @@ import type { InventoryService } from '../inventory/inventory.service.js';
 import type { InventoryStats, InventoryView, Totals } from './inventories.schemas.js';
 import * as repo from './inventories.repository.js';
 
-export const RECENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
+const RECENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * Inventories as a whole: creating one for a new user, removing one nobody belongs to any more

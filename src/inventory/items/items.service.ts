@@ -9,7 +9,7 @@ import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
 import { findNamed } from '../named/named.repository.js';
 import * as repo from './items.repository.js';
 
-export interface Written {
+interface Written {
   created: boolean;
   item: Item;
 }

@@ -8,7 +8,7 @@ import type { Named, NamedInput } from '../inventory.schemas.js';
 import { countItemsUsing } from '../items/items.repository.js';
 import * as repo from './named.repository.js';
 
-export interface NamedWritten {
+interface NamedWritten {
   created: boolean;
   record: Named;
 }
