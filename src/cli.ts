@@ -5,13 +5,14 @@ import type { Database } from './db/database.js';
 
 /** The heavy modules load only for a command that needs them: --help and usage errors stay fast. */
 async function modules() {
-  const [database, migrate, backups, restore, passwords, inventories, bus, users] =
+  const [database, migrate, backups, restore, passwords, inventory, inventories, bus, users] =
     await Promise.all([
       import('./db/database.js'),
       import('./db/migrate.js'),
       import('./backups/backups.service.js'),
       import('./backups/restore.js'),
       import('./auth/passwords.js'),
+      import('./inventory/inventory.service.js'),
       import('./inventories/inventories.service.js'),
       import('./realtime/bus.js'),
       import('./users/users.service.js'),
@@ -22,6 +23,7 @@ async function modules() {
     ...backups,
     ...restore,
     ...passwords,
+    ...inventory,
     ...inventories,
     ...bus,
     ...users,
@@ -171,7 +173,8 @@ const commands: Record<string, (args: string[], config: Config) => Promise<void>
       try {
         const clock = Date.now;
         const { db } = database;
-        const inventories = m.createInventoriesService({ db, bus, clock });
+        const inventory = m.createInventoryService({ db, bus, clock });
+        const inventories = m.createInventoriesService({ db, clock, inventory });
         const hasher = m.createPasswordHasher(config.bcryptCost);
         const users = m.createUsersService({ db, hasher, inventories, bus, clock });
         const row = await users.findRowByUsername(username);

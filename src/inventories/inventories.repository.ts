@@ -1,12 +1,8 @@
 import { isPostgres, type Executor } from '../db/executor.js';
-import type { ChangeEntity, ChangeOp, InventoriesTable } from '../db/types.js';
+import type { InventoriesTable } from '../db/types.js';
 
 export async function insertInventory(db: Executor, row: InventoriesTable): Promise<void> {
   await db.insertInto('inventories').values(row).execute();
-}
-
-export function findInventory(db: Executor, id: string): Promise<InventoriesTable | undefined> {
-  return db.selectFrom('inventories').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -24,19 +20,6 @@ export async function lockInventories(db: Executor, ids: (string | null)[]): Pro
 
 export function listInventories(db: Executor): Promise<InventoriesTable[]> {
   return db.selectFrom('inventories').selectAll().orderBy('created_at').orderBy('id').execute();
-}
-
-/** Membership lives on users.inventory_id; these are the only writes to it. */
-export async function setMembership(
-  db: Executor,
-  userId: string,
-  inventoryId: string,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ inventory_id: inventoryId })
-    .where('id', '=', userId)
-    .execute();
 }
 
 export function listMembers(db: Executor) {
@@ -69,53 +52,6 @@ export async function deleteInventoryIfOrphan(db: Executor, id: string): Promise
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function setInventoryName(db: Executor, id: string, name: string): Promise<void> {
-  await db.updateTable('inventories').set({ name }).where('id', '=', id).execute();
-}
-
-/** Bumps the inventory's revision and returns the new one. Call inside the mutating transaction. */
-export async function bumpRevision(db: Executor, inventoryId: string): Promise<number> {
-  const row = await db
-    .updateTable('inventories')
-    .set((eb) => ({ revision: eb('revision', '+', 1) }))
-    .where('id', '=', inventoryId)
-    .returning('revision')
-    .executeTakeFirstOrThrow();
-  return Number(row.revision);
-}
-
-export interface ChangeRecord {
-  entity: ChangeEntity;
-  entityId: string;
-  op: ChangeOp;
-}
-
-export async function insertChanges(
-  db: Executor,
-  inventoryId: string,
-  revision: number,
-  changedAt: number,
-  changes: ChangeRecord[],
-): Promise<void> {
-  if (changes.length === 0) return;
-  // chunks keep every statement under SQLite's bound-parameter limit
-  for (let i = 0; i < changes.length; i += 500) {
-    await db
-      .insertInto('change_log')
-      .values(
-        changes.slice(i, i + 500).map((c) => ({
-          inventory_id: inventoryId,
-          revision,
-          entity: c.entity,
-          entity_id: c.entityId,
-          op: c.op,
-          changed_at: changedAt,
-        })),
-      )
-      .execute();
-  }
-}
-
 type CountTable = 'items' | 'categories' | 'locations';
 
 export async function countPerInventory(
@@ -138,27 +74,4 @@ export async function membersPerInventory(db: Executor): Promise<Map<string, num
     .groupBy('inventory_id')
     .execute();
   return new Map(rows.map((r) => [r.inventory_id as string, Number(r.n)]));
-}
-
-export async function changesPerInventory(
-  db: Executor,
-  since: number,
-): Promise<Map<string, { recent: number; lastUpdated: number | null }>> {
-  const rows = await db
-    .selectFrom('change_log')
-    .select((eb) => [
-      'inventory_id',
-      eb.fn
-        .sum<number>(eb.case().when('changed_at', '>=', since).then(1).else(0).end())
-        .as('recent'),
-      eb.fn.max('changed_at').as('last'),
-    ])
-    .groupBy('inventory_id')
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      r.inventory_id,
-      { recent: Number(r.recent ?? 0), lastUpdated: r.last === null ? null : Number(r.last) },
-    ]),
-  );
 }

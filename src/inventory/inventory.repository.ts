@@ -1,7 +1,34 @@
-import { PostgresAdapter } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import type { ChangeEntity, ItemsTable, SettingsTable } from '../db/types.js';
-import { chunks } from './inventory.named.repository.js';
+import type { Kysely } from 'kysely';
+import { isPostgres, type Executor } from '../db/executor.js';
+import type { ChangeEntity, ChangeOp, DB } from '../db/types.js';
+
+/**
+ * The inventory's own row (name, revision, history floor) and its change log: the only queries
+ * on them. The sub-resources (items/, named/, settings/) keep their tables' queries next to them.
+ */
+
+/** Rows per multi-row statement: stays under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+
+export function chunks<T>(list: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
+  return out;
+}
+
+/** Reads consistently: one snapshot on PostgreSQL (SQLite transactions are serialized anyway). */
+export function readConsistently<T>(db: Kysely<DB>, work: (trx: Executor) => Promise<T>) {
+  return db.transaction().setIsolationLevel('repeatable read').execute(work);
+}
+
+/** Reads the inventory row without locking it. */
+export function findInventory(db: Executor, id: string) {
+  return db
+    .selectFrom('inventories')
+    .select(['id', 'name', 'revision', 'history_floor'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
 
 /**
  * Reads the inventory row; on PostgreSQL also locks it until the transaction ends, so writers to
@@ -12,106 +39,54 @@ export function lockInventory(db: Executor, id: string) {
     .selectFrom('inventories')
     .select(['id', 'name', 'revision', 'history_floor'])
     .where('id', '=', id);
-  const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
-  return (isPg ? query.forUpdate() : query).executeTakeFirst();
+  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export async function setInventoryName(db: Executor, id: string, name: string): Promise<void> {
   await db.updateTable('inventories').set({ name }).where('id', '=', id).execute();
 }
 
-// ---- items
-
-export function listItems(db: Executor, inventoryId: string, sinceRevision = -1) {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('revision', '>', sinceRevision)
-    .orderBy('id')
-    .execute();
+/** Bumps the inventory's revision and returns the new one. Call inside the mutating transaction. */
+export async function bumpRevision(db: Executor, inventoryId: string): Promise<number> {
+  const row = await db
+    .updateTable('inventories')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', inventoryId)
+    .returning('revision')
+    .executeTakeFirstOrThrow();
+  return Number(row.revision);
 }
 
-export function findItem(db: Executor, inventoryId: string, id: string) {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** One changed entity of a write: becomes one change-log row. */
+export interface ChangeRecord {
+  entity: ChangeEntity;
+  entityId: string;
+  op: ChangeOp;
 }
 
-export async function upsertItem(db: Executor, row: ItemsTable): Promise<void> {
-  const { inventory_id: _inventory, id: _id, ...fields } = row;
-  await db
-    .insertInto('items')
-    .values(row)
-    .onConflict((oc) => oc.columns(['inventory_id', 'id']).doUpdateSet(fields))
-    .execute();
-}
-
-export async function insertItems(db: Executor, rows: ItemsTable[]): Promise<void> {
-  for (const part of chunks(rows)) await db.insertInto('items').values(part).execute();
-}
-
-export async function deleteItems(db: Executor, inventoryId: string, ids: string[]) {
-  let deleted = 0;
-  for (const part of chunks(ids)) {
-    const result = await db
-      .deleteFrom('items')
-      .where('inventory_id', '=', inventoryId)
-      .where('id', 'in', part)
-      .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
-  return deleted;
-}
-
-// ---- categories and locations: inventory.named.repository.ts
-
-export * from './inventory.named.repository.js';
-
-// ---- settings
-
-export function listSettings(db: Executor, inventoryId: string, since = -1) {
-  return db
-    .selectFrom('settings')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('revision', '>', since)
-    .orderBy('key')
-    .execute();
-}
-
-export async function upsertSettings(db: Executor, rows: SettingsTable[]): Promise<void> {
-  for (const part of chunks(rows)) {
+export async function insertChanges(
+  db: Executor,
+  inventoryId: string,
+  revision: number,
+  changedAt: number,
+  changes: ChangeRecord[],
+): Promise<void> {
+  for (const part of chunks(changes)) {
     await db
-      .insertInto('settings')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(['inventory_id', 'key']).doUpdateSet((eb) => ({
-          value: eb.ref('excluded.value'),
-          revision: eb.ref('excluded.revision'),
+      .insertInto('change_log')
+      .values(
+        part.map((c) => ({
+          inventory_id: inventoryId,
+          revision,
+          entity: c.entity,
+          entity_id: c.entityId,
+          op: c.op,
+          changed_at: changedAt,
         })),
       )
       .execute();
   }
 }
-
-export async function deleteSettings(db: Executor, inventoryId: string, keys: string[]) {
-  let deleted = 0;
-  for (const part of chunks(keys)) {
-    const result = await db
-      .deleteFrom('settings')
-      .where('inventory_id', '=', inventoryId)
-      .where('key', 'in', part)
-      .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
-  return deleted;
-}
-
-// ---- change log
 
 /** Ids of the entities deleted after revision `since` (they may have been re-created since). */
 export async function tombstonesSince(
@@ -164,11 +139,26 @@ export async function pruneHistory(db: Executor, cutoff: number): Promise<number
   return Number(result.numDeletedRows);
 }
 
-/** Reads the inventory row without locking it. */
-export function findInventory(db: Executor, id: string) {
-  return db
-    .selectFrom('inventories')
-    .select(['id', 'name', 'revision', 'history_floor'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** Per inventory: change-log rows since `since` and the newest change time. */
+export async function activityPerInventory(
+  db: Executor,
+  since: number,
+): Promise<Map<string, { recent: number; lastUpdated: number | null }>> {
+  const rows = await db
+    .selectFrom('change_log')
+    .select((eb) => [
+      'inventory_id',
+      eb.fn
+        .sum<number>(eb.case().when('changed_at', '>=', since).then(1).else(0).end())
+        .as('recent'),
+      eb.fn.max('changed_at').as('last'),
+    ])
+    .groupBy('inventory_id')
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.inventory_id,
+      { recent: Number(r.recent ?? 0), lastUpdated: r.last === null ? null : Number(r.last) },
+    ]),
+  );
 }

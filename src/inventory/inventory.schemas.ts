@@ -1,6 +1,11 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '../http/schemas.js';
 
+/**
+ * The wire shapes shared by the inventory's parts: items, categories/locations and settings, as
+ * the item, named and settings routes take and return them and as the sync routes embed them.
+ */
+
 /** Shared route documentation: every inventory route needs a signed-in user. */
 export const common = { tags: ['inventory'], security: [{ bearer: [] }] };
 export const WHO = 'Any signed-in user, on their own inventory';
@@ -93,6 +98,7 @@ export const NamedInput = Type.Object(
   { id: Type.Optional(NamedId), name: NamedName },
   { additionalProperties: false },
 );
+export type NamedInput = Static<typeof NamedInput>;
 
 const SettingKey = Type.String({ minLength: 1, maxLength: 100 });
 export const SettingsSchema = Type.Record(Type.String(), Type.String(), {
@@ -103,88 +109,13 @@ export const SettingsInput = Type.Record(Type.String(), Type.String({ maxLength:
   propertyNames: SettingKey,
   description: 'keys 1-100 characters, values up to 4000 characters',
 });
-export type Settings = Record<string, string>;
+export type Settings = Static<typeof SettingsSchema>;
 
-export const SnapshotSchema = Type.Object(
-  {
-    inventoryId: Type.String(),
-    name: Type.String(),
-    revision: Type.Integer(),
-    items: Type.Array(Type.Ref('InventoryItem')),
-    categories: Type.Array(Type.Ref('InventoryNamed')),
-    locations: Type.Array(Type.Ref('InventoryNamed')),
-    settings: SettingsSchema,
-  },
-  { $id: 'InventorySnapshot' },
-);
-export interface Snapshot {
-  inventoryId: string;
-  name: string;
-  revision: number;
-  items: Item[];
-  categories: Named[];
-  locations: Named[];
-  settings: Settings;
-}
-
-export const ReplaceInput = Type.Object(
-  {
-    inventoryId: Type.Optional(Type.String({ description: "must be the caller's inventory" })),
-    name: Type.Optional(Type.String({ maxLength: 100 })),
-    revision: Type.Optional(Type.Integer({ minimum: 0, description: 'ignored' })),
-    items: Type.Array(ItemInput, { maxItems: 100000 }),
-    categories: Type.Array(NamedInput, { maxItems: 10000 }),
-    locations: Type.Array(NamedInput, { maxItems: 10000 }),
-    settings: SettingsInput,
-  },
-  { additionalProperties: false },
-);
-export type ReplaceInput = Static<typeof ReplaceInput>;
-
-export const ChangesSchema = Type.Object(
-  {
-    revision: Type.Integer({ description: 'pass this as `since` next time' }),
-    name: Type.String({ description: "the inventory's current name" }),
-    items: Type.Array(Type.Ref('InventoryItem')),
-    deletedItemIds: Type.Array(Type.String()),
-    categories: Type.Array(Type.Ref('InventoryNamed')),
-    deletedCategoryIds: Type.Array(Type.Integer()),
-    locations: Type.Array(Type.Ref('InventoryNamed')),
-    deletedLocationIds: Type.Array(Type.Integer()),
-    settings: SettingsSchema,
-    deletedSettingKeys: Type.Array(Type.String()),
-  },
-  { $id: 'InventoryChanges' },
-);
-export interface Changes {
-  revision: number;
-  name: string;
-  items: Item[];
-  deletedItemIds: string[];
-  categories: Named[];
-  deletedCategoryIds: number[];
-  locations: Named[];
-  deletedLocationIds: number[];
-  settings: Settings;
-  deletedSettingKeys: string[];
-}
-
-export const SummarySchema = Type.Object(
-  {
-    today: Type.String({ description: 'the server date (UTC) the expiry lists refer to' }),
-    itemCount: Type.Integer(),
-    totalValue: Type.Number({ description: 'Σ quantity × unitPrice, rounded to cents' }),
-    totalKcal: Type.Number({
-      description: 'Σ kcal of items with kcalPerKg and a mass/volume unit',
-    }),
-    itemsWithoutKcal: Type.Integer({ description: 'items left out of totalKcal' }),
-    householdSize: Type.Integer({ description: 'setting householdSize, default 1' }),
-    dailyKcal: Type.Number({ description: 'setting dailyKcal, default 2000' }),
-    daysOfSupply: Type.Number({ description: 'totalKcal / (householdSize × dailyKcal)' }),
-    expired: Type.Array(Type.Ref('InventoryItem'), { description: 'expiryDate before today' }),
-    expiringSoon: Type.Array(Type.Ref('InventoryItem'), {
-      description: 'expiryDate from today to today + 30 days',
-    }),
-  },
-  { $id: 'InventorySummary' },
-);
+/**
+ * The schemas that others reach through Type.Ref (registered once in inventory.routes.ts):
+ * `Static<typeof X, InventoryRefs>` resolves those references to their types.
+ */
+export type InventoryRefs = {
+  InventoryItem: typeof ItemSchema;
+  InventoryNamed: typeof NamedSchema;
+};

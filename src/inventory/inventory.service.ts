@@ -1,31 +1,74 @@
-import { createMutate, type InventoryDeps } from './inventory.core.js';
-import { createItemsService } from './inventory.items.js';
-import { createNamedService } from './inventory.named.js';
-import { createReplaceService } from './inventory.replace.js';
-import { createSettingsService } from './inventory.settings.js';
-import { createSummaryService } from './inventory.summary.js';
-import { createSyncService } from './inventory.sync.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
+import { badRequest, notFound } from '../http/errors.js';
+import type { EventBus } from '../realtime/bus.js';
+import { createMutate } from './inventory.mutate.js';
+import * as repo from './inventory.repository.js';
+import { createItemsService } from './items/items.service.js';
+import { createNamedService } from './named/named.service.js';
+import { createSettingsService } from './settings/settings.service.js';
+import { createSummaryService } from './summary/summary.service.js';
+import { createReplaceService } from './sync/replace.service.js';
+import { createSyncService } from './sync/sync.service.js';
 
-export type { Caller, InventoryDeps } from './inventory.core.js';
+/** Change-log rows (and so tombstones) are kept this long; older `since` values need a full sync. */
+const HISTORY_MS = 90 * 24 * 3600 * 1000;
+const MAX_NAME_LENGTH = 100;
 
 /**
- * The signed-in user's inventory: items, categories, locations, settings, full and delta sync.
- * Every write is one transaction that bumps the revision and logs the change; inventoryUpdated is
- * published after commit.
+ * The inventory feature: items, categories, locations, settings, full and delta sync of the
+ * signed-in user's inventory (one service per part, each used by its routes), plus what other
+ * features ask of an inventory. Every write goes through one `mutate` (inventory.mutate.ts),
+ * which bumps the revision, logs the change and publishes inventoryUpdated after commit.
  */
-export function createInventoryService(deps: InventoryDeps) {
+export function createInventoryService(deps: {
+  db: Kysely<DB>;
+  bus: EventBus;
+  clock: () => number;
+}) {
+  const { db, clock } = deps;
   const mutate = createMutate(deps);
-  const sync = createSyncService(deps);
+
+  async function pruneHistory(): Promise<number> {
+    const cutoff = clock() - HISTORY_MS;
+    return db.transaction().execute((trx) => repo.pruneHistory(trx, cutoff));
+  }
+
   return {
-    snapshot: sync.snapshot,
-    changes: sync.changes,
-    pruneHistory: sync.pruneHistory,
-    replace: createReplaceService(mutate),
-    summary: createSummaryService(deps),
-    items: createItemsService(deps, mutate),
-    categories: createNamedService(deps, mutate, 'categories', 'category'),
-    locations: createNamedService(deps, mutate, 'locations', 'location'),
-    settings: createSettingsService(deps, mutate),
+    sync: createSyncService({ db }),
+    replace: createReplaceService({ mutate }),
+    summary: createSummaryService({ db, clock }),
+    items: createItemsService({ db, mutate }),
+    categories: createNamedService({ db, mutate }, 'categories'),
+    locations: createNamedService({ db, mutate }, 'locations'),
+    settings: createSettingsService({ db, mutate }),
+
+    /** An admin renames any inventory (404 if none); logged as a change even to the same name. */
+    rename(inventoryId: string, rawName: string): Promise<void> {
+      const name = rawName.trim();
+      if (name.length > MAX_NAME_LENGTH) {
+        throw badRequest(`body.name must be at most ${MAX_NAME_LENGTH} characters`);
+      }
+      const missing = () => notFound(`No inventory with id ${inventoryId}`);
+      return mutate(
+        inventoryId,
+        async (ctx) => {
+          await repo.setInventoryName(ctx.trx, inventoryId, name);
+          ctx.changes.push({ entity: 'inventory', entityId: inventoryId, op: 'upsert' });
+        },
+        missing,
+      );
+    },
+
+    /** The inventory's current revision (0 when it does not exist). */
+    revisionOf: async (inventoryId: string) =>
+      Number((await repo.findInventory(db, inventoryId))?.revision ?? 0),
+
+    /** Per inventory: changes since `since` and the time of the newest one, for statistics. */
+    activitySince: (since: number) => repo.activityPerInventory(db, since),
+
+    /** Forgets history older than 90 days; returns the number of change-log rows removed. */
+    pruneHistory,
   };
 }
 

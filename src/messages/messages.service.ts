@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/executor.js';
@@ -17,26 +16,16 @@ const BATCH = 200;
 
 /**
  * Store-and-forward messaging. A message is committed before anything is pushed; pushing is the
- * realtime adapter's job, driven by the events published here after each write.
+ * realtime adapter's job, driven by the events published here after each write. A lost event
+ * only delays delivery to the receiver's next (re)connect, so a failing bus never fails a request.
  */
 export function createMessagesService(deps: {
   db: Kysely<DB>;
   users: UsersService;
   bus: EventBus;
   clock: () => number;
-  log: FastifyBaseLogger;
 }) {
-  const { db, users, bus, clock, log } = deps;
-
-  // The message is stored whatever happens here: a lost event only delays delivery to the
-  // receiver's next (re)connect, so a failing bus must not fail the request.
-  async function publish(event: Parameters<EventBus['publish']>[0]): Promise<void> {
-    try {
-      await bus.publish(event);
-    } catch (err) {
-      log.warn({ err, eventType: event.type }, 'message event not published');
-    }
-  }
+  const { db, users, bus, clock } = deps;
 
   async function requireOtherUser(callerId: string, userId: string, self: string) {
     if (userId === callerId) throw badRequest(self);
@@ -56,7 +45,7 @@ export function createMessagesService(deps: {
     if (!same) throw conflict(`A different message with id ${id} exists`);
     if (existing.delivered_at === null) {
       // the first attempt may have died between storing and announcing
-      await publish({
+      await bus.publishAfterCommit({
         type: 'messageCreated',
         messageId: id,
         receiverId: existing.receiver_id,
@@ -74,7 +63,7 @@ export function createMessagesService(deps: {
       changed.push(...rows.map((row) => ({ id: row.id, deliveredAt: row.delivered_at })));
       await Promise.all(
         rows.map((row) =>
-          publish({
+          bus.publishAfterCommit({
             type: 'messageDelivered',
             messageId: row.id,
             senderId: row.sender_id,
@@ -118,7 +107,7 @@ export function createMessagesService(deps: {
         if (isForeignKeyViolation(err)) throw notFound(`No user with id ${input.receiverId}`);
         throw err;
       }
-      await publish({
+      await bus.publishAfterCommit({
         type: 'messageCreated',
         messageId: id,
         receiverId: row.receiver_id,

@@ -73,7 +73,8 @@ async function services(
     windowMs: config.loginRateWindowSeconds * 1000,
     clock,
   });
-  const inventories = createInventoriesService({ db, bus, clock });
+  const inventory = createInventoryService({ db, bus, clock });
+  const inventories = createInventoriesService({ db, clock, inventory });
   const users = createUsersService({ db, hasher, inventories, bus, clock });
   const auth = createAuthService({
     db,
@@ -84,11 +85,14 @@ async function services(
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     clock,
   });
-  const inventory = createInventoryService({ db, bus, clock, log });
   const backups = createBackupsService({ database, config, clock, log });
-  const { memberIds, revisionOf } = inventories;
-  const hub = createSocketHub({ bus, log, memberIds, revisionOf });
-  const messages = createMessagesService({ db, users, bus, clock, log });
+  const hub = createSocketHub({
+    bus,
+    log,
+    memberIds: inventories.memberIds,
+    revisionOf: inventory.revisionOf,
+  });
+  const messages = createMessagesService({ db, users, bus, clock });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
   const resources = createResourcesService({ db, dataDir: config.dataDir, clock, log });
   const metrics = createMetrics({

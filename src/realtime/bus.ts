@@ -22,6 +22,12 @@ export type BusHandler = (event: BusEvent) => void;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;
+  /**
+   * For an event that follows a committed change: the change stands whatever happens here, so a
+   * failure is logged and never thrown nor rejected (a lost event only delays the clients it was
+   * for until they resynchronize).
+   */
+  publishAfterCommit(event: BusEvent): Promise<void>;
   subscribe(handler: BusHandler): () => void;
   close(): Promise<void>;
 }
@@ -46,16 +52,37 @@ class Subscribers {
   }
 }
 
+/** Adds publishAfterCommit; it calls `publish` through the bus object, so a replaced one counts. */
+function withPublishAfterCommit(
+  bus: Omit<EventBus, 'publishAfterCommit'>,
+  log: FastifyBaseLogger,
+): EventBus {
+  const full: EventBus = {
+    ...bus,
+    async publishAfterCommit(event) {
+      try {
+        await full.publish(event);
+      } catch (err) {
+        log.warn({ err, eventType: event.type }, 'event not published after commit');
+      }
+    },
+  };
+  return full;
+}
+
 /** One process (SQLite): events go straight to the local subscribers. */
 export function createLocalEventBus(log: FastifyBaseLogger): EventBus {
   const subscribers = new Subscribers(log);
-  return {
-    async publish(event) {
-      queueMicrotask(() => subscribers.dispatch(event));
+  return withPublishAfterCommit(
+    {
+      async publish(event) {
+        queueMicrotask(() => subscribers.dispatch(event));
+      },
+      subscribe: (handler) => subscribers.add(handler),
+      async close() {},
     },
-    subscribe: (handler) => subscribers.add(handler),
-    async close() {},
-  };
+    log,
+  );
 }
 
 /**
@@ -101,21 +128,24 @@ export async function createPgEventBus(options: {
   };
   await connect();
 
-  return {
-    async publish(event) {
-      const payload = JSON.stringify(event);
-      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-        throw new Error(`event ${event.type} is too large for the bus`);
-      }
-      await publisher.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  return withPublishAfterCommit(
+    {
+      async publish(event) {
+        const payload = JSON.stringify(event);
+        if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+          throw new Error(`event ${event.type} is too large for the bus`);
+        }
+        await publisher.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      },
+      subscribe: (handler) => subscribers.add(handler),
+      async close() {
+        closed = true;
+        if (retryTimer) clearTimeout(retryTimer);
+        const client = listener;
+        listener = null;
+        await Promise.allSettled([client?.end(), publisher.end()]);
+      },
     },
-    subscribe: (handler) => subscribers.add(handler),
-    async close() {
-      closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      const client = listener;
-      listener = null;
-      await Promise.allSettled([client?.end(), publisher.end()]);
-    },
-  };
+    log,
+  );
 }

@@ -41,6 +41,7 @@ export async function updatePassword(
     .execute();
 }
 
+/** Which inventory the user belongs to: the only change of it after the user was created. */
 export async function setUserInventory(
   db: Executor,
   id: string,

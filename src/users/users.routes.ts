@@ -9,7 +9,7 @@ const UserCredentials = Type.Object(
   { additionalProperties: false },
 );
 
-/** /api/admin/users: admins only. */
+/** /api/admin/users, including which inventory a user belongs to: admins only. */
 export function adminUserRoutes(deps: {
   users: UsersService;
   guards: Guards;
@@ -76,6 +76,40 @@ export function adminUserRoutes(deps: {
         await users.delete(request.params.id, callerOf(request).id);
         return reply.status(204).send(null);
       },
+    );
+
+    // membership is documented with the inventories; it is a change of the user row
+    const membership = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
+
+    app.put(
+      '/api/admin/users/:id/inventory',
+      {
+        schema: {
+          ...membership,
+          summary:
+            'Admin: assign a user to an existing inventory; an inventory left empty is removed',
+          params: IdParams,
+          body: Type.Object(
+            { inventoryId: Type.String({ format: 'uuid' }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+        },
+      },
+      (request) => users.assignInventory(request.params.id, request.body.inventoryId),
+    );
+
+    app.post(
+      '/api/admin/users/:id/inventory/new',
+      {
+        schema: {
+          ...membership,
+          summary: 'Admin: detach a user into a new, empty inventory',
+          params: IdParams,
+          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+        },
+      },
+      (request) => users.detachInventory(request.params.id),
     );
   };
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { USERNAME_PATTERN, isValidPassword } from '../config.js';
-import { isUniqueViolation } from '../db/executor.js';
+import { isUniqueViolation, type Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
@@ -36,6 +36,37 @@ export function createUsersService(deps: {
     const row = await repo.findUserById(db, id);
     if (!row) throw notFound(`No user with id ${id}`);
     return row;
+  }
+
+  /**
+   * Moves a user into the inventory `target` picks, in one transaction that also removes the
+   * inventory left behind if nobody belongs to it any more (rule 4). The user's sockets are told
+   * to resynchronize after commit.
+   */
+  async function moveUser(
+    userId: string,
+    target: (trx: Executor, previous: string | null) => Promise<string>,
+    reason: string,
+  ): Promise<User> {
+    const { user, previous } = await db.transaction().execute(async (trx) => {
+      const row = await repo.lockUser(trx, userId);
+      if (!row) throw notFound(`No user with id ${userId}`);
+      const inventoryId = await target(trx, row.inventory_id);
+      await repo.setUserInventory(trx, userId, inventoryId);
+      if (row.inventory_id && row.inventory_id !== inventoryId) {
+        await inventories.deleteIfOrphan(trx, row.inventory_id);
+      }
+      return { user: toUser({ ...row, inventory_id: inventoryId }), previous: row.inventory_id };
+    });
+    if (previous !== user.inventoryId) {
+      await bus.publishAfterCommit({
+        type: 'fullSyncRequired',
+        userId,
+        inventoryId: user.inventoryId,
+        reason,
+      });
+    }
+    return user;
   }
 
   return {
@@ -87,7 +118,7 @@ export function createUsersService(deps: {
       await requireRow(id);
       const hash = await hasher.hash(password);
       await repo.updatePassword(db, id, hash);
-      await bus.publish({ type: 'sessionsEnded', userId: id });
+      await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
       return toUser(await requireRow(id));
     },
 
@@ -103,7 +134,31 @@ export function createUsersService(deps: {
         await repo.deleteUser(trx, id);
         if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
       });
-      await bus.publish({ type: 'sessionsEnded', userId: id });
+      await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
+    },
+
+    /** Rule 2: the user joins an existing inventory and sees its items. */
+    assignInventory(userId: string, inventoryId: string): Promise<User> {
+      return moveUser(
+        userId,
+        async (trx, previous) => {
+          await inventories.lockForMove(trx, inventoryId, previous);
+          return inventoryId;
+        },
+        'assigned',
+      );
+    },
+
+    /** Rule 3: the user moves into a new, empty inventory. */
+    detachInventory(userId: string): Promise<User> {
+      return moveUser(
+        userId,
+        async (trx, previous) => {
+          await inventories.lockForMove(trx, null, previous);
+          return inventories.createInventory(trx);
+        },
+        'detached',
+      );
     },
 
     /**

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../http/auth.js';
-import { errors } from '../http/schemas.js';
-import type { NamedService } from './inventory.named.js';
-import { NamedId, NamedInput, common, WHO } from './inventory.schemas.js';
+import { callerOf } from '../../http/auth.js';
+import { errors } from '../../http/schemas.js';
+import { NamedId, NamedInput, common, WHO } from '../inventory.schemas.js';
+import type { NamedService } from './named.service.js';
 
 const Named = Type.Ref('InventoryNamed');
 

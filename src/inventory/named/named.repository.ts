@@ -1,16 +1,9 @@
-import type { Executor } from '../db/executor.js';
-import type { NamedEntityTable } from '../db/types.js';
+import type { Executor } from '../../db/executor.js';
+import type { NamedEntityTable } from '../../db/types.js';
+import { chunks } from '../inventory.repository.js';
 
+/** Categories and locations: two tables of the same shape. */
 export type NamedTable = 'categories' | 'locations';
-
-/** Rows per multi-row statement: stays under SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK = 500;
-
-export function chunks<T>(list: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
-  return out;
-}
 
 export function listNamed(db: Executor, table: NamedTable, inventoryId: string, since = -1) {
   return db
@@ -80,20 +73,4 @@ export async function deleteNamed(
       .where('id', 'in', part)
       .execute();
   }
-}
-
-/** How many items refer to the category or location. */
-export async function countItemsUsing(
-  db: Executor,
-  table: NamedTable,
-  inventoryId: string,
-  id: number,
-) {
-  const row = await db
-    .selectFrom('items')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('inventory_id', '=', inventoryId)
-    .where(table === 'categories' ? 'category_id' : 'location_id', '=', id)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }

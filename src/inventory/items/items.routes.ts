@@ -1,15 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../http/auth.js';
-import { errors } from '../http/schemas.js';
-import { EpochMs, ItemId, ItemInput, ItemPatch, common, WHO } from './inventory.schemas.js';
-import type { InventoryService } from './inventory.service.js';
+import { callerOf } from '../../http/auth.js';
+import { errors } from '../../http/schemas.js';
+import { EpochMs, ItemId, ItemInput, ItemPatch, common, WHO } from '../inventory.schemas.js';
+import type { ItemsService } from './items.service.js';
 
 const ItemParams = Type.Object({ id: ItemId });
 const Item = Type.Ref('InventoryItem');
 
 /** /api/inventory/items: registered inside inventoryRoutes (authentication already applies). */
-export function itemRoutes(inventory: InventoryService): FastifyPluginAsyncTypebox {
-  const items = inventory.items;
+export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/inventory/items',

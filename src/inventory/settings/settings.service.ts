@@ -1,16 +1,14 @@
-import {
-  inventoryOf,
-  toSettings,
-  type Caller,
-  type InventoryDeps,
-  type Mutate,
-} from './inventory.core.js';
-import * as repo from './inventory.repository.js';
-import type { Settings } from './inventory.schemas.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { inventoryOf, type Caller } from '../inventory.caller.js';
+import { toSettings } from '../inventory.mapper.js';
+import type { Mutate } from '../inventory.mutate.js';
+import type { Settings } from '../inventory.schemas.js';
+import * as repo from './settings.repository.js';
 
 /** Settings: string key/value pairs shared by the inventory's members. */
-export function createSettingsService(deps: InventoryDeps, mutate: Mutate) {
-  const { db } = deps;
+export function createSettingsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
+  const { db, mutate } = deps;
   return {
     async get(caller: Caller): Promise<Settings> {
       return toSettings(await repo.listSettings(db, inventoryOf(caller)));
@@ -18,18 +16,10 @@ export function createSettingsService(deps: InventoryDeps, mutate: Mutate) {
 
     /** Merges: keys sent are set, keys not sent stay. Returns every setting. */
     merge(caller: Caller, input: Settings): Promise<Settings> {
-      return mutate(caller, async (ctx) => {
+      return mutate(inventoryOf(caller), async (ctx) => {
         const current = toSettings(await repo.listSettings(ctx.trx, ctx.inventoryId));
         const changed = Object.entries(input).filter(([key, value]) => current[key] !== value);
-        await repo.upsertSettings(
-          ctx.trx,
-          changed.map(([key, value]) => ({
-            inventory_id: ctx.inventoryId,
-            key,
-            value,
-            revision: ctx.revision,
-          })),
-        );
+        await repo.upsertSettings(ctx.trx, ctx.inventoryId, ctx.revision, changed);
         for (const [key, value] of changed) {
           current[key] = value;
           ctx.changes.push({ entity: 'setting', entityId: key, op: 'upsert' });
@@ -40,7 +30,7 @@ export function createSettingsService(deps: InventoryDeps, mutate: Mutate) {
 
     /** Idempotent. */
     remove(caller: Caller, key: string): Promise<void> {
-      return mutate(caller, async (ctx) => {
+      return mutate(inventoryOf(caller), async (ctx) => {
         if ((await repo.deleteSettings(ctx.trx, ctx.inventoryId, [key])) > 0) {
           ctx.changes.push({ entity: 'setting', entityId: key, op: 'delete' });
         }

@@ -1,15 +1,14 @@
-import {
-  inventoryOf,
-  toItem,
-  toSettings,
-  type Caller,
-  type InventoryDeps,
-} from './inventory.core.js';
-import * as repo from './inventory.repository.js';
-import type { Item } from './inventory.schemas.js';
-import { readConsistently } from './inventory.sync.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { inventoryOf, type Caller } from '../inventory.caller.js';
+import { toItem, toSettings } from '../inventory.mapper.js';
+import { readConsistently } from '../inventory.repository.js';
+import type { Item, Settings } from '../inventory.schemas.js';
+import { listItems } from '../items/items.repository.js';
+import { listSettings } from '../settings/settings.repository.js';
+import type { Summary } from './summary.schemas.js';
 
-export const EXPIRING_WITHIN_DAYS = 30;
+const EXPIRING_WITHIN_DAYS = 30;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Units whose quantity converts to kilograms (litres count as kilograms: density ≈ 1). */
@@ -25,19 +24,6 @@ const KG_PER_UNIT: Record<string, number> = {
   ml: 0.001,
 };
 
-export interface Summary {
-  today: string;
-  itemCount: number;
-  totalValue: number;
-  totalKcal: number;
-  itemsWithoutKcal: number;
-  householdSize: number;
-  dailyKcal: number;
-  daysOfSupply: number;
-  expired: Item[];
-  expiringSoon: Item[];
-}
-
 function positive(value: string | undefined, fallback: number, integer: boolean): number {
   const n = Number(value);
   if (value === undefined || !Number.isFinite(n) || n <= 0) return fallback;
@@ -46,8 +32,8 @@ function positive(value: string | undefined, fallback: number, integer: boolean)
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Pure computation, exported for reuse: figures of a list of items on a given day. */
-export function summarize(items: Item[], settings: Record<string, string>, now: number): Summary {
+/** Pure computation: figures of a list of items on a given day. */
+function summarize(items: Item[], settings: Settings, now: number): Summary {
   const today = new Date(now).toISOString().slice(0, 10);
   const horizon = new Date(now + EXPIRING_WITHIN_DAYS * DAY_MS).toISOString().slice(0, 10);
   let totalValue = 0;
@@ -78,18 +64,23 @@ export function summarize(items: Item[], settings: Record<string, string>, now: 
   };
 }
 
-export function createSummaryService(deps: InventoryDeps) {
+/** The supply figures of the caller's inventory (GET /api/inventory/summary). */
+export function createSummaryService(deps: { db: Kysely<DB>; clock: () => number }) {
   const { db, clock } = deps;
-  return async (caller: Caller): Promise<Summary> => {
-    const inventoryId = inventoryOf(caller);
-    const [items, settings] = await readConsistently(
-      db,
-      async (trx) =>
-        [
-          (await repo.listItems(trx, inventoryId)).map(toItem),
-          toSettings(await repo.listSettings(trx, inventoryId)),
-        ] as const,
-    );
-    return summarize(items, settings, clock());
+  return {
+    async summary(caller: Caller): Promise<Summary> {
+      const inventoryId = inventoryOf(caller);
+      const [items, settings] = await readConsistently(
+        db,
+        async (trx) =>
+          [
+            (await listItems(trx, inventoryId)).map(toItem),
+            toSettings(await listSettings(trx, inventoryId)),
+          ] as const,
+      );
+      return summarize(items, settings, clock());
+    },
   };
 }
+
+export type SummaryService = ReturnType<typeof createSummaryService>;

@@ -1,24 +1,16 @@
-import type { NamedEntityTable } from '../db/types.js';
-import { badRequest, conflict } from '../http/errors.js';
-import {
-  inventoryOf,
-  toNamed,
-  type Caller,
-  type InventoryDeps,
-  type Mutate,
-  type MutationContext,
-} from './inventory.core.js';
-import * as repo from './inventory.repository.js';
-import type { Named } from './inventory.schemas.js';
+import type { Kysely } from 'kysely';
+import type { DB, NamedEntityTable } from '../../db/types.js';
+import { badRequest, conflict } from '../../http/errors.js';
+import { inventoryOf, type Caller } from '../inventory.caller.js';
+import { nameKey, toNamed } from '../inventory.mapper.js';
+import type { Mutate, MutationContext } from '../inventory.mutate.js';
+import type { Named, NamedInput } from '../inventory.schemas.js';
+import { countItemsUsing } from '../items/items.repository.js';
+import * as repo from './named.repository.js';
 
-export interface NamedWritten {
+interface NamedWritten {
   created: boolean;
   record: Named;
-}
-
-/** Names are compared ignoring letter case and surrounding blanks. */
-export function nameKey(name: string): string {
-  return name.trim().toLowerCase();
 }
 
 function cleanName(name: string): string {
@@ -32,12 +24,11 @@ function cleanName(name: string): string {
  * ignoring case. A name conflict is 409 carrying the existing record so the app can remap its id.
  */
 export function createNamedService(
-  deps: InventoryDeps,
-  mutate: Mutate,
+  deps: { db: Kysely<DB>; mutate: Mutate },
   table: repo.NamedTable,
-  label: 'category' | 'location',
 ) {
-  const { db } = deps;
+  const { db, mutate } = deps;
+  const label = table === 'categories' ? 'category' : 'location';
 
   function nameTaken(existing: NamedEntityTable) {
     return conflict(`A ${label} named "${existing.name}" already exists (id ${existing.id})`, {
@@ -65,9 +56,9 @@ export function createNamedService(
     },
 
     /** POST: a retry with the same id and name is a no-op. */
-    create(caller: Caller, input: { id?: number; name: string }): Promise<NamedWritten> {
+    create(caller: Caller, input: NamedInput): Promise<NamedWritten> {
       const name = cleanName(input.name);
-      return mutate(caller, async (ctx) => {
+      return mutate(inventoryOf(caller), async (ctx) => {
         if (input.id !== undefined) {
           const existing = await repo.findNamed(ctx.trx, table, ctx.inventoryId, input.id);
           if (existing?.name === name) return { created: false, record: toNamed(existing) };
@@ -85,12 +76,12 @@ export function createNamedService(
     },
 
     /** PUT /{id}: creates the record or renames it. */
-    put(caller: Caller, id: number, input: { id?: number; name: string }): Promise<NamedWritten> {
+    put(caller: Caller, id: number, input: NamedInput): Promise<NamedWritten> {
       if (input.id !== undefined && input.id !== id) {
         throw badRequest(`body.id (${input.id}) differs from the id in the path (${id})`);
       }
       const name = cleanName(input.name);
-      return mutate(caller, async (ctx) => {
+      return mutate(inventoryOf(caller), async (ctx) => {
         const sameName = await repo.findNamedByKey(ctx.trx, table, ctx.inventoryId, nameKey(name));
         if (sameName && Number(sameName.id) !== id) throw nameTaken(sameName);
         const existing = await repo.findNamed(ctx.trx, table, ctx.inventoryId, id);
@@ -105,9 +96,9 @@ export function createNamedService(
 
     /** DELETE: idempotent; refused (409) while items still use it. */
     remove(caller: Caller, id: number): Promise<void> {
-      return mutate(caller, async (ctx) => {
+      return mutate(inventoryOf(caller), async (ctx) => {
         if (!(await repo.findNamed(ctx.trx, table, ctx.inventoryId, id))) return;
-        const users = await repo.countItemsUsing(ctx.trx, table, ctx.inventoryId, id);
+        const users = await countItemsUsing(ctx.trx, ctx.inventoryId, `${label}_id` as const, id);
         if (users > 0) {
           throw conflict(
             `The ${label} ${id} is used by ${users} item(s); move or delete them first`,

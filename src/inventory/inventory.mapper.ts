@@ -1,0 +1,79 @@
+import type { ItemsTable, NamedEntityTable, SettingsTable } from '../db/types.js';
+import type { Item, ItemInput, Named, Settings } from './inventory.schemas.js';
+
+/**
+ * Rows to wire objects (numbers parsed: PostgreSQL returns bigints as strings), and the few
+ * wire-to-row conversions that the item, named and sync writes share.
+ */
+
+export function toItem(row: ItemsTable): Item {
+  return {
+    id: row.id,
+    name: row.name,
+    categoryId: Number(row.category_id),
+    quantity: Number(row.quantity),
+    unit: row.unit,
+    unitPrice: Number(row.unit_price),
+    kcalPerKg: row.kcal_per_kg === null ? null : Number(row.kcal_per_kg),
+    expiryDate: row.expiry_date,
+    locationId: Number(row.location_id),
+    notes: row.notes,
+    lastUpdated: Number(row.last_updated),
+    revision: Number(row.revision),
+  };
+}
+
+export function toNamed(row: NamedEntityTable): Named {
+  return { id: Number(row.id), name: row.name };
+}
+
+export function toSettings(rows: SettingsTable[]): Settings {
+  const settings: Settings = {};
+  for (const row of rows) settings[row.key] = row.value;
+  return settings;
+}
+
+/** An item row's content: everything but its keys and revision. */
+export type ItemFields = Omit<ItemsTable, 'inventory_id' | 'id' | 'revision'>;
+
+/** The stored content of an item sent by a client; `now` stands in for a missing lastUpdated. */
+export function itemFields(input: ItemInput, now: number): ItemFields {
+  return {
+    name: input.name,
+    category_id: input.categoryId,
+    location_id: input.locationId,
+    quantity: input.quantity,
+    unit: input.unit,
+    unit_price: input.unitPrice,
+    kcal_per_kg: input.kcalPerKg ?? null,
+    expiry_date: input.expiryDate ?? null,
+    notes: input.notes ?? '',
+    last_updated: input.lastUpdated ?? now,
+  };
+}
+
+function storedFields(row: ItemsTable): ItemFields {
+  const { inventory_id: _inventory, id: _id, revision: _revision, ...fields } = row;
+  return {
+    ...fields,
+    category_id: Number(row.category_id),
+    location_id: Number(row.location_id),
+    quantity: Number(row.quantity),
+    unit_price: Number(row.unit_price),
+    kcal_per_kg: row.kcal_per_kg === null ? null : Number(row.kcal_per_kg),
+    last_updated: Number(row.last_updated),
+  };
+}
+
+/** Same stored content; `last_updated` only counts when the client sent one. */
+export function sameItemContent(row: ItemsTable, fields: ItemFields, compareTime: boolean) {
+  const stored = storedFields(row);
+  return (Object.keys(stored) as (keyof ItemFields)[]).every(
+    (f) => (f === 'last_updated' && !compareTime) || stored[f] === fields[f],
+  );
+}
+
+/** Names of categories and locations are compared ignoring letter case and surrounding blanks. */
+export function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}

@@ -1,0 +1,22 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../http/auth.js';
+import { errors } from '../../http/schemas.js';
+import { common, WHO } from '../inventory.schemas.js';
+import type { SummaryService } from './summary.service.js';
+
+/** /api/inventory/summary: registered inside inventoryRoutes. */
+export function summaryRoutes(summary: SummaryService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/inventory/summary',
+      {
+        schema: {
+          ...common,
+          summary: `Supply figures: value, kcal, days of supply, expired and expiring items. ${WHO}`,
+          response: { 200: Type.Ref('InventorySummary'), ...errors(401, 409) },
+        },
+      },
+      (request) => summary.summary(callerOf(request)),
+    );
+  };
+}

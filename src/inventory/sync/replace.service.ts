@@ -1,0 +1,108 @@
+import type { ItemsTable, NamedEntityTable } from '../../db/types.js';
+import { inventoryOf, type Caller } from '../inventory.caller.js';
+import { itemFields, nameKey, sameItemContent } from '../inventory.mapper.js';
+import type { Mutate, MutationContext } from '../inventory.mutate.js';
+import { findInventory, setInventoryName } from '../inventory.repository.js';
+import * as items from '../items/items.repository.js';
+import * as named from '../named/named.repository.js';
+import * as settings from '../settings/settings.repository.js';
+import { validateReplace } from './replace.rules.js';
+import type { NamedInput, Settings } from '../inventory.schemas.js';
+import type { ReplaceInput, Snapshot } from './sync.schemas.js';
+import { loadSnapshot } from './sync.service.js';
+
+/** A key no real name can have (names are at most 100 characters; PostgreSQL refuses NUL). */
+const renamingKey = (id: number) => `${'\u0001'.repeat(250)}${id}`;
+
+/** Makes the stored categories (or locations) equal to `wanted`; renames go through a temporary key. */
+async function syncNamed(
+  ctx: MutationContext,
+  table: named.NamedTable,
+  entity: 'category' | 'location',
+  wanted: NamedInput[],
+): Promise<void> {
+  const current = new Map(
+    (await named.listNamed(ctx.trx, table, ctx.inventoryId)).map((r) => [Number(r.id), r]),
+  );
+  const wantedIds = new Set(wanted.map((w) => w.id!));
+  const removed = [...current.keys()].filter((id) => !wantedIds.has(id));
+  await named.deleteNamed(ctx.trx, table, ctx.inventoryId, removed);
+  for (const id of removed) ctx.changes.push({ entity, entityId: String(id), op: 'delete' });
+
+  const rows: NamedEntityTable[] = wanted.map((w) => ({
+    inventory_id: ctx.inventoryId,
+    id: w.id!,
+    name: w.name.trim(),
+    name_key: nameKey(w.name),
+    revision: ctx.revision,
+    updated_at: ctx.now,
+  }));
+  const renamed = rows.filter((r) => current.has(r.id) && current.get(r.id)!.name !== r.name);
+  for (const row of renamed) {
+    await named.updateNamed(ctx.trx, table, { ...row, name_key: renamingKey(row.id) });
+  }
+  for (const row of renamed) await named.updateNamed(ctx.trx, table, row);
+  const added = rows.filter((r) => !current.has(r.id));
+  await named.insertNamed(ctx.trx, table, added);
+  for (const row of [...renamed, ...added]) {
+    ctx.changes.push({ entity, entityId: String(row.id), op: 'upsert' });
+  }
+}
+
+async function replaceSettings(ctx: MutationContext, wanted: Settings): Promise<void> {
+  const current = await settings.listSettings(ctx.trx, ctx.inventoryId);
+  const removed = current.filter((row) => !Object.hasOwn(wanted, row.key)).map((r) => r.key);
+  await settings.deleteSettings(ctx.trx, ctx.inventoryId, removed);
+  const stored = new Map(current.map((row) => [row.key, row.value]));
+  const changed = Object.entries(wanted).filter(([key, value]) => stored.get(key) !== value);
+  await settings.upsertSettings(ctx.trx, ctx.inventoryId, ctx.revision, changed);
+  for (const key of removed) ctx.changes.push({ entity: 'setting', entityId: key, op: 'delete' });
+  for (const [key] of changed) ctx.changes.push({ entity: 'setting', entityId: key, op: 'upsert' });
+}
+
+/** PUT /api/inventory: the stored inventory becomes the body; only real differences are logged. */
+export function createReplaceService(deps: { mutate: Mutate }) {
+  const { mutate } = deps;
+  return {
+    replaceAll(caller: Caller, body: ReplaceInput): Promise<Snapshot> {
+      return mutate(inventoryOf(caller), async (ctx) => {
+        validateReplace(body, ctx.inventoryId);
+        const { trx, inventoryId } = ctx;
+        const current = new Map(
+          (await items.listItems(trx, inventoryId)).map((row) => [row.id, row]),
+        );
+        const wanted: ItemsTable[] = body.items.map((input) => ({
+          inventory_id: inventoryId,
+          id: input.id!,
+          ...itemFields(input, ctx.now),
+          revision: ctx.revision,
+        }));
+        const wantedIds = new Set(wanted.map((w) => w.id));
+        const removed = [...current.keys()].filter((id) => !wantedIds.has(id));
+        const changed = wanted.filter((w) => {
+          const stored = current.get(w.id);
+          return !stored || !sameItemContent(stored, w, true);
+        });
+        await items.deleteItems(trx, inventoryId, [...removed, ...changed.map((c) => c.id)]);
+        await syncNamed(ctx, 'categories', 'category', body.categories);
+        await syncNamed(ctx, 'locations', 'location', body.locations);
+        await items.insertItems(trx, changed);
+        for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
+        for (const row of changed) {
+          ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
+        }
+        await replaceSettings(ctx, body.settings);
+        const inventory = await findInventory(trx, inventoryId);
+        if (body.name !== undefined && inventory && inventory.name !== body.name.trim()) {
+          await setInventoryName(trx, inventoryId, body.name.trim());
+          ctx.changes.push({ entity: 'inventory', entityId: inventoryId, op: 'upsert' });
+        }
+        const snapshot = await loadSnapshot(trx, inventoryId);
+        // the revision is bumped after this function returns when anything changed
+        return ctx.changes.length > 0 ? { ...snapshot, revision: ctx.revision } : snapshot;
+      });
+    },
+  };
+}
+
+export type ReplaceService = ReturnType<typeof createReplaceService>;
