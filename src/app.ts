@@ -26,6 +26,7 @@ import { createAccessTokens } from './auth/tokens.js';
 import { createGuards, type Guards } from './http/auth.js';
 import { registerErrorHandling } from './http/errors.js';
 import { healthRoutes } from './http/health.routes.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { loggerOptions } from './http/logging.js';
 import { refuseNulCharacters, schemaController } from './http/validation.js';
 import { ErrorBody } from './http/schemas.js';
@@ -194,6 +195,7 @@ export async function buildApp(
   });
   countRequests(app, metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
+  await registerSecurityHeaders(app); // before the routes that name its headers
   // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
