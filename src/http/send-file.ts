@@ -33,15 +33,11 @@ export async function sendFile(
   const stat = await fs.stat(file.path).catch(() => null);
   if (!stat?.isFile()) throw missing();
   const etag = file.etag ?? `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
-  reply.headers({
-    etag,
-    'cache-control': file.cacheControl,
-    'x-content-type-options': 'nosniff',
-    ...file.headers,
-  });
+  // security headers (nosniff, CSP sandbox) come from the route's `helmet` option
+  const validators = { etag, 'cache-control': file.cacheControl };
 
   const decided = preconditions(request.headers, etag, file.ranges ?? true);
-  if (decided === 'not-modified') return reply.status(304).send();
+  if (decided === 'not-modified') return reply.status(304).headers(validators).send();
   if (decided === 'precondition-failed') throw preconditionFailed();
 
   // @fastify/send reads only `method` and `headers` of the request; it decodes %XX in the path
@@ -71,12 +67,16 @@ export async function sendFile(
     if (result.statusCode === 412) throw preconditionFailed();
     throw missing(); // a directory or a file that vanished after the stat
   }
-  for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+  reply.status(result.statusCode).headers(validators).headers(result.headers);
   if (result.statusCode === 304) {
     result.stream.destroy();
-    return reply.status(304).send();
+    return reply.send();
   }
-  return reply.status(result.statusCode).type(file.contentType).send(result.stream);
+  // only here: an error answered as JSON must not come as an attachment
+  return reply
+    .headers(file.headers ?? {})
+    .type(file.contentType)
+    .send(result.stream);
 }
 
 const preconditionFailed = () =>

@@ -70,6 +70,7 @@ export function fileResponseCases(target: () => FileTarget): void {
         code: 'validation_failed',
       });
       expect(res.body).not.toContain(secret);
+      expect(res.headers['content-disposition']).toBeUndefined(); // a JSON error, not a download
     },
   );
 
