@@ -35,10 +35,6 @@ export async function deleteRefreshFamily(db: Executor, familyId: string): Promi
   await db.deleteFrom('refresh_tokens').where('family_id', '=', familyId).execute();
 }
 
-export async function deleteRefreshTokensOfUser(db: Executor, userId: string): Promise<void> {
-  await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).execute();
-}
-
 export async function deleteExpiredRefreshTokens(db: Executor, now: number): Promise<void> {
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).execute();
 }

@@ -1,8 +1,11 @@
+import { create as contentDisposition } from 'content-disposition';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { forbidden } from '../http/errors.js';
 import { errors, refTo } from '../http/schemas.js';
+import { FILE_HEADERS } from '../http/security-headers.js';
+import { sendFile } from '../http/send-file.js';
 import { BackupEntrySchema } from './backups.schemas.js';
 import type { BackupsService } from './backups.service.js';
 
@@ -60,9 +63,12 @@ export function adminBackupRoutes(deps: {
       {
         // the admin UI downloads through a plain link: the token may come as ?token=
         onRequest: [guards.authenticateAllowingQueryToken, adminOnly],
+        compress: false,
+        helmet: FILE_HEADERS,
         schema: {
           ...common,
-          summary: 'Admin: download a backup (gzip-compressed SQL); bearer header or ?token=',
+          summary:
+            'Admin: download a backup (gzip-compressed SQL; Range and ETag); bearer header or ?token=',
           params: NameParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
           response: {
@@ -74,18 +80,17 @@ export function adminBackupRoutes(deps: {
                 },
               },
             },
-            ...errors(400, 401, 403, 404),
+            ...errors(400, 401, 403, 404, 412, 416),
           },
         },
       },
       async (request, reply) => {
-        const { stream, sizeBytes } = await backups.open(request.params.name);
-        return reply
-          .type('application/gzip')
-          .header('content-length', sizeBytes)
-          .header('content-disposition', `attachment; filename="${request.params.name}"`)
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return sendFile(request, reply, {
+          path: await backups.file(request.params.name),
+          contentType: 'application/gzip',
+          cacheControl: 'no-store',
+          headers: { 'content-disposition': contentDisposition(request.params.name) },
+        });
       },
     );
   };

@@ -93,13 +93,16 @@ export function createBackupsService(deps: {
     list: () => files.listBackups(dir),
     latest,
 
-    /** Opens a backup for download; the name must be a plain *.sql.gz file name. */
-    async open(name: string): Promise<{ stream: fs.ReadStream; sizeBytes: number }> {
+    /**
+     * The path of a backup to download: a plain *.sql.gz file name, a regular file in the
+     * backup directory (a symlink placed there is refused).
+     */
+    async file(name: string): Promise<string> {
       if (!files.BACKUP_NAME.test(name)) throw badRequest('name is not a backup file name');
       const file = path.join(dir, name);
       const stat = await fs.promises.lstat(file).catch(() => null);
       if (!stat?.isFile()) throw notFound(`No backup named ${name}`);
-      return { stream: fs.createReadStream(file), sizeBytes: stat.size };
+      return file;
     },
 
     /** How often the schedule (src/jobs.ts) calls runIfDue; null when it is turned off. */

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'conflict'
   | 'stale_update'
   | 'full_sync_required'
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_format'
   | 'rate_limited'

@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { registerErrorHandling } from '../http/errors.js';
+import { registerSecurityHeaders } from '../http/security-headers.js';
 import { refuseNulCharacters } from '../http/validation.js';
 import { countRequests } from '../metrics/metrics.routes.js';
 
@@ -11,7 +12,8 @@ const MAX_FRAME_BYTES = 64 * 1024;
 
 /**
  * What every route shares, on the root instance so it applies to all of them: `{message, code}`
- * errors and 404s, the NUL check, request metrics, compression and the WebSocket upgrade.
+ * errors and 404s, the NUL check, request metrics, compression, security headers (per route) and
+ * the WebSocket upgrade.
  */
 async function http(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
@@ -19,6 +21,8 @@ async function http(app: FastifyInstance): Promise<void> {
   refuseNulCharacters(app);
   countRequests(app, app.larder.metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
+  // reads each route's `helmet` option as the route is added: before every route
+  await registerSecurityHeaders(app);
   // before every route, so it can take over upgrade requests (@fastify/websocket's rule)
   await app.register(websocket, {
     options: { maxPayload: MAX_FRAME_BYTES },

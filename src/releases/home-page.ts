@@ -1,5 +1,4 @@
 import type { HomeAssets } from './web-assets.js';
-import { escapeHtml } from './security-headers.js';
 
 export interface HomePageData {
   appName: string;
@@ -56,4 +55,13 @@ export function renderHomePage(data: HomePageData): string {
   </body>
 </html>
 `;
+}
+
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }

@@ -2,10 +2,10 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../http/errors.js';
 import { errors } from '../http/schemas.js';
+import { FILE_HEADERS, PAGE_HEADERS } from '../http/security-headers.js';
+import { sendFile } from '../http/send-file.js';
 import { originOf } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';
-import { DOWNLOAD_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from './security-headers.js';
-import { sendFile } from './send-file.js';
 
 const WildcardParams = Type.Object({ '*': Type.String() });
 const FileResponse = { 200: Type.String({ description: 'the file' }), ...errors(404) };
@@ -25,6 +25,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
     app.get(
       '/',
       {
+        helmet: PAGE_HEADERS,
         schema: {
           tags: ['public'],
           summary: 'Home page with the APK link and QR code (public)',
@@ -33,7 +34,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
       },
       async (request, reply) =>
         reply
-          .headers(PAGE_SECURITY_HEADERS)
+          .header('cache-control', 'no-cache')
           .type('text/html; charset=utf-8')
           .send(await releases.homePage(originOf(request))),
     );
@@ -45,6 +46,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
     app.get(
       '/admin/',
       {
+        helmet: PAGE_HEADERS,
         schema: {
           tags: ['public'],
           summary: 'The admin web interface (public page; its API calls need an admin token)',
@@ -60,11 +62,11 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
             'The web interface is not built: run npm run build:web',
           );
         }
-        return sendFile(request, reply, index, {
+        return sendFile(request, reply, {
+          path: index,
           contentType: 'text/html; charset=utf-8',
           cacheControl: 'no-cache',
           ranges: false,
-          extraHeaders: PAGE_SECURITY_HEADERS,
         });
       },
     );
@@ -72,6 +74,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
     app.route({
       method: ['GET', 'HEAD'],
       url: '/assets/*',
+      helmet: FILE_HEADERS,
       schema: {
         tags: ['public'],
         summary: 'Built web assets (public)',
@@ -81,7 +84,8 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
       handler: async (request, reply) => {
         const file = await releases.assetFile(encodedPathBelow(request, '/assets/'));
         if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
-        return sendFile(request, reply, file, {
+        return sendFile(request, reply, {
+          path: file,
           contentType: releases.contentTypeOf(file),
           cacheControl: 'public, max-age=31536000, immutable',
           ranges: false,
@@ -93,20 +97,20 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
       method: ['GET', 'HEAD'],
       url: '/static/*',
       compress: false,
+      helmet: FILE_HEADERS,
       schema: {
         tags: ['public'],
         summary: 'Files from <dataDir>/static/, such as the APK (public; Range and ETag)',
         params: WildcardParams,
-        response: { ...FileResponse, 206: Type.String(), 304: Type.Null(), ...errors(416) },
+        response: { ...FileResponse, 206: Type.String(), 304: Type.Null(), ...errors(412, 416) },
       },
       handler: async (request, reply) => {
         const file = await releases.staticFile(encodedPathBelow(request, '/static/'));
         if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
-        return sendFile(request, reply, file, {
+        return sendFile(request, reply, {
+          path: file,
           contentType: releases.contentTypeOf(file),
           cacheControl: 'no-cache',
-          ranges: true,
-          extraHeaders: DOWNLOAD_SECURITY_HEADERS,
         });
       },
     });

@@ -3,7 +3,8 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify';
 import { callerOf, type Guards } from '../http/auth.js';
 import { errors, refTo } from '../http/schemas.js';
-import { sendFile } from './download.js';
+import { FILE_HEADERS } from '../http/security-headers.js';
+import { sendDownload } from './download.js';
 import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './formats.js';
 import { parseMetadataText, parseResourceInput } from './metadata.js';
 import { MULTIPART_OPTIONS, readResourceForm } from './resources.multipart.js';
@@ -59,20 +60,20 @@ export function resourceRoutes(deps: {
       {
         onRequest: guards.authenticateAllowingQueryToken,
         compress: false,
+        helmet: FILE_HEADERS,
         schema: {
           ...user,
           summary:
             'Any signed-in user (bearer header or ?token=): the file, with Range and ETag support',
           params: GuidParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-          response: { ...errors(401, 404, 416) },
+          response: { ...errors(401, 404, 412, 416) },
         },
       },
       async (request, reply) => {
         const { row, path } = await resources.file(request.params.guid);
-        return sendFile(request, reply, {
+        return sendDownload(request, reply, {
           path,
-          size: Number(row.file_size),
           sha256: row.sha256,
           mimeType: row.mime_type,
           filename: row.file_name,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { fileResponseCases } from '../helpers/file-responses.js';
 
 const NAME = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 
@@ -89,7 +90,8 @@ describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
     });
     expect(byHeader.statusCode).toBe(200);
     expect(byHeader.headers['content-type']).toBe('application/gzip');
-    expect(byHeader.headers['content-disposition']).toBe(`attachment; filename="${name}"`);
+    expect(byHeader.headers['content-disposition']).toBe(`attachment; filename=${name}`);
+    expect(byHeader.headers['cache-control']).toBe('no-store');
     expect(byHeader.rawPayload.equals(bytes)).toBe(true);
     const byQuery = await t.app.inject({
       method: 'GET',
@@ -97,6 +99,22 @@ describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
     });
     expect(byQuery.statusCode).toBe(200);
     expect(byQuery.rawPayload.equals(bytes)).toBe(true);
+  });
+
+  describe('a backup download', () => {
+    let name = '';
+    let bytes = Buffer.alloc(0);
+    beforeAll(async () => {
+      name = (await post()).json().name;
+      bytes = fs.readFileSync(path.join(t.config.backupDir, name));
+    });
+    fileResponseCases(() => ({
+      app: t.app,
+      url: `/api/admin/backups/${name}`,
+      headers: admin.headers,
+      bytes,
+      secret: t.config.backupDir,
+    }));
   });
 
   it('a symlink in the backup directory is neither listed nor served', async () => {

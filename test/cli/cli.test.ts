@@ -18,6 +18,15 @@ import { HAS_SCRIPT, runCli, runCliInTerminal } from './run-cli.js';
 describe.concurrent('larder command line: usage', () => {
   const env = { LARDER_DATA_DIR: '/nonexistent-larder-dir' };
 
+  it.each([[['help']], [['-h']], [['restore', '--help']]])(
+    'larder %j prints the usage and exits 0',
+    async (args) => {
+      const r = await runCli(env, args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: larder <command>/);
+    },
+  );
+
   it('--help prints the commands and exits 0', async () => {
     const r = await runCli(env, ['--help']);
     expect(r.code).toBe(0);
@@ -40,6 +49,10 @@ describe.concurrent('larder command line: usage', () => {
     [['restore', 'a.sql.gz', '--yes'], /unknown option --yes/],
     [['reset-password'], /expected 1 argument/],
     [['backup', 'extra'], /expected 0 argument/],
+    [['migrate', '--force'], /unknown option --force/],
+    [['backup', '-x'], /unknown option -x/],
+    [['restore', 'a.sql.gz', '--force=yes'], /option --force takes no value/],
+    [['--force'], /no command given/],
   ])('larder %j exits 2 (usage)', async (args, message) => {
     const r = await runCli(env, args);
     expect(r.code).toBe(2);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -98,10 +98,6 @@ export async function destroyTestEnvironment(env: Record<string, string>): Promi
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-export function json<T = any>(response: LightMyRequestResponse): T {
-  return response.json() as T;
-}
 
 export interface Session {
   token: string;

@@ -30,8 +30,12 @@ function expectPageHeaders(headers: Record<string, unknown>) {
   expect(csp).toContain("script-src 'self'");
   expect(csp).not.toContain('unsafe-inline');
   expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('upgrade-insecure-requests'); // served over plain http on a LAN
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('same-origin');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['strict-transport-security']).toBeUndefined();
+  expect(headers['cache-control']).toBe('no-cache');
   expect(String(headers['content-type'])).toContain('text/html');
 }
 
@@ -71,6 +75,20 @@ describe.each(DIALECTS)('home page and admin page (%s)', (dialect) => {
     expect(js.headers['content-type']).toContain('text/javascript');
     expect(js.headers['cache-control']).toContain('immutable');
     expect(js.body).not.toMatch(/https?:\/\/(cdn|unpkg|jsdelivr)/);
+  });
+
+  it('built assets and the admin page ignore Range and answer If-None-Match with 304', async () => {
+    const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    for (const url of [scriptsOf(html)[0]!, '/admin/']) {
+      const whole = await t.app.inject({ method: 'GET', url });
+      const ranged = await t.app.inject({ method: 'GET', url, headers: { range: 'bytes=0-9' } });
+      expect(ranged.statusCode).toBe(200);
+      expect(ranged.headers['accept-ranges']).toBeUndefined();
+      expect(ranged.body).toBe(whole.body);
+      const etag = whole.headers.etag as string;
+      const cached = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+      expect(cached.statusCode).toBe(304);
+    }
   });
 
   it('shows a newly published version and drops the notice once the APK exists', async () => {

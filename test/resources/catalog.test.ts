@@ -154,9 +154,8 @@ describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(fixture('water-filter.jpg'))).toBe(true);
     expect(download.headers['content-type']).toBe('image/jpeg');
-    expect(download.headers['content-disposition']).toBe(
-      `attachment; filename="water-filter.jpg"; filename*=UTF-8''water-filter.jpg`,
-    );
+    // an ASCII name needs no RFC 5987 form: the content-disposition package leaves it out
+    expect(download.headers['content-disposition']).toBe('attachment; filename=water-filter.jpg');
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/admin/resources/confirm',

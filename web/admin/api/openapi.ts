@@ -2429,7 +2429,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Admin: download a backup (gzip-compressed SQL); bearer header or ?token= */
+    /** Admin: download a backup (gzip-compressed SQL; Range and ETag); bearer header or ?token= */
     get: {
       parameters: {
         query?: {
@@ -2482,6 +2482,24 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        412: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        416: {
           headers: {
             [name: string]: unknown;
           };
@@ -3086,6 +3104,15 @@ export interface paths {
           };
         };
         /** @description Every error: a human message and a stable code */
+        412: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
         416: {
           headers: {
             [name: string]: unknown;
@@ -3139,6 +3166,15 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        412: {
           headers: {
             [name: string]: unknown;
           };
@@ -3252,6 +3288,15 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        412: {
           headers: {
             [name: string]: unknown;
           };
