@@ -4,13 +4,16 @@ import { copyDatabase } from '../lib/copy.js';
 import { expect } from '../lib/http.js';
 import { login, startLarder, type Running } from '../lib/larder.js';
 import type { Options } from '../lib/options.js';
-import { spawnTracked } from '../lib/processes.js';
+import { mainThreadCpuMs, spawnTracked } from '../lib/processes.js';
 import { probe } from '../lib/probe.js';
 import { median, ms, num, ratio, type Row } from '../lib/report.js';
 
 const PROBE_EVERY_MS = 5;
 
 interface Blocking {
+  /** CPU time of the main thread per request: the loop cannot run anything else meanwhile */
+  cpuMs: number;
+  /** wall-clock busy time (eventLoopUtilization), which also counts waiting for a core */
   busyMs: number;
   longestMs: number;
   /** the slowest GET /health answer while a snapshot was served, probed from outside */
@@ -19,11 +22,18 @@ interface Blocking {
 }
 
 /**
- * Blocked event loop per snapshot request. Measured inside the server process with a module
- * preloaded by `node --import` (baselines/loop-monitor.mjs): the server's own code is untouched
- * and still runs as its own process, and eventLoopUtilization gives the busy time of the window
- * exactly, where an outside probe only sees the longest gap. The outside probe (GET /health every
- * 5 ms, in separate requests so its own work is not counted) is reported beside it as a check.
+ * Blocked event loop per snapshot request, measured three ways:
+ *  1. the figure judged: CPU time of the server's main thread during the request, read from
+ *     outside (/proc/<pid>/task/<pid>/schedstat). The event loop runs on that thread, so this is
+ *     the time it could serve nothing else, and it does not grow while other processes hold the
+ *     cores, as wall-clock figures do on a shared machine;
+ *  2. from inside, by a module preloaded with `node --import` (baselines/loop-monitor.mjs; the
+ *     server's code is untouched and it still runs as its own process): the wall-clock busy time
+ *     of the window (eventLoopUtilization) and the longest single stall (monitorEventLoopDelay),
+ *     which shows whether the work is one block or sliced;
+ *  3. from outside, the slowest GET /health answer while a snapshot is served (a probe every
+ *     5 ms, in separate requests so its own work is not counted in 1 and 2). A probe alone sees
+ *     only the worst gap, not the total, and is as noisy as the machine.
  */
 async function blocking(
   o: Options,
@@ -33,13 +43,16 @@ async function blocking(
   const headers = { 'accept-encoding': 'gzip' };
   const get = () => expect(server.base, 200, { path: '/api/inventory', token, headers });
   await get(); // warm-up
+  const cpu: number[] = [];
   const busy: number[] = [];
   const longest: number[] = [];
   const health: number[] = [];
   let bytes = 0;
   for (let r = 0; r < o.repeats; r++) {
     await loopWindow(server.child, 'mark');
+    const cpuBefore = mainThreadCpuMs(server.child.pid!);
     bytes = (await get()).body.length;
+    cpu.push(mainThreadCpuMs(server.child.pid!) - cpuBefore);
     const window = await loopWindow(server.child, 'read');
     busy.push(window.busyMs);
     longest.push(window.longestMs);
@@ -49,7 +62,13 @@ async function blocking(
     await get();
     health.push(Math.max(...(await watch.stop())));
   }
-  return { busyMs: median(busy), longestMs: median(longest), healthMaxMs: median(health), bytes };
+  return {
+    cpuMs: median(cpu),
+    busyMs: median(busy),
+    longestMs: median(longest),
+    healthMaxMs: median(health),
+    bytes,
+  };
 }
 
 export async function snapshot(o: Options, large: Large): Promise<Row[]> {
@@ -82,15 +101,16 @@ export async function snapshot(o: Options, large: Large): Promise<Row[]> {
     await bare.stop();
   }
   const show = (x: Blocking) =>
-    `${ms(x.busyMs)} busy per request, longest stall ${ms(x.longestMs)} (outside: \`/health\` max ${ms(x.healthMaxMs)}); ${num(x.bytes / 1e6)} MB gzipped`;
+    `${ms(x.cpuMs)} event-loop CPU per request (busy ${ms(x.busyMs)}, longest stall ` +
+    `${ms(x.longestMs)}; outside: \`/health\` max ${ms(x.healthMaxMs)}); ${num(x.bytes / 1e6)} MB gzipped`;
   return [
     {
       case: `snapshot at ${num(items)} items (\`Accept-Encoding: gzip\`; median of ${o.repeats})`,
       larder: show(l),
       baseline: `bare node:http + SELECT + JSON.stringify + gzip: ${show(b)}`,
-      ratio: ratio(l.busyMs, b.busyMs),
+      ratio: ratio(l.cpuMs, b.cpuMs),
       target: '≤ 100 ms per request',
-      met: l.busyMs <= 100,
+      met: l.cpuMs <= 100,
     },
   ];
 }

@@ -80,6 +80,15 @@ export function rssMb(pid: number): number {
   return Number(kb) / 1024;
 }
 
+/**
+ * CPU time the process's main thread (its event loop) has run, in ms (Linux schedstat, ns
+ * precision). Unlike wall-clock busy time it does not grow when other processes take the cores.
+ */
+export function mainThreadCpuMs(pid: number): number {
+  const [onCpuNs] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+  return Number(onCpuNs) / 1e6;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The environment for a child: ours without any LARDER_* variable, plus `env`. */
