@@ -126,6 +126,7 @@ function nodeNothing(): Promise<number> {
 
 export async function startup(o: Options, large: Large): Promise<Row[]> {
   const larder: number[] = [];
+  const cpu: number[] = [];
   const bare: number[] = [];
   for (let r = 0; r < o.repeats; r++) {
     const running = await startLarder(large.store, {
@@ -133,6 +134,7 @@ export async function startup(o: Options, large: Large): Promise<Row[]> {
       logLevel: o.logLevel,
     });
     larder.push(running.startMs);
+    cpu.push(running.startCpuMs);
     await running.stop();
     bare.push(await nodeNothing());
   }
@@ -142,7 +144,7 @@ export async function startup(o: Options, large: Large): Promise<Row[]> {
   return [
     {
       case: `start-up with ${num(total)} items: spawn to \`/health\` 200 (median of ${o.repeats})`,
-      larder: `${num(l / 1000)} s (${range(larder)})`,
+      larder: `${num(l / 1000)} s (${range(larder)}); CPU by then ${num(median(cpu) / 1000)} s`,
       baseline: `\`node -e ''\`: ${num(b / 1000)} s (${range(bare)})`,
       ratio: `${ratio(l, b)}×; +${num((l - b) / 1000)} s`,
       target: '≤ 1 s above baseline',

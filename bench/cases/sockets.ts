@@ -8,7 +8,8 @@ import { ms, num, ratio, type Row } from '../lib/report.js';
 import { closeSockets, openSockets } from '../lib/sockets.js';
 import type { Session } from '../lib/larder.js';
 
-const SETTLE_MS = 1000;
+/** a pause for the server to settle before memory is read and between push rates */
+const settleMs = (o: Options) => (o.quick ? 500 : 1000);
 const PUSH_TARGET = { rate: 1000, p99Ms: 50 };
 
 interface SideResult {
@@ -26,12 +27,12 @@ async function measureSide(
   sessions: Session[],
   withPush: boolean,
 ): Promise<SideResult> {
-  await sleep(SETTLE_MS);
+  await sleep(settleMs(o));
   const idle = rssMb(pid);
   const tokens = sessions.map((s) => s.token);
   const { sockets, ms: connectMs } = await openSockets(base, tokens, o.connectConcurrency);
   try {
-    await sleep(SETTLE_MS);
+    await sleep(settleMs(o));
     const memoryMb = rssMb(pid) - idle;
     const push = new Map<number, PushResult>();
     if (withPush) {
@@ -41,7 +42,7 @@ async function measureSide(
           rate,
           await pushRun(base, sessions, sockets, o.pairs, rate, o.pushSeconds, drainMs),
         );
-        await sleep(SETTLE_MS);
+        await sleep(settleMs(o));
       }
     }
     return { connectMs, memoryMb, push };

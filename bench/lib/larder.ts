@@ -7,6 +7,7 @@ import {
   childEnv,
   freePort,
   onCleanUp,
+  processCpuMs,
   sleep,
   spawnTracked,
   stopProcess,
@@ -49,6 +50,8 @@ export interface Running {
   child: ChildProcess;
   /** from spawn to the first GET /health 200 */
   startMs: number;
+  /** CPU the server process had used by then (all threads) */
+  startCpuMs: number;
   stop(): Promise<void>;
 }
 
@@ -90,7 +93,8 @@ export async function startLarder(store: Store, options: StartOptions): Promise<
     const tail = fs.readFileSync(logPath, 'utf8').split('\n').slice(-20).join('\n');
     throw new Error(`${(err as Error).message}\n--- ${logPath}:\n${tail}`);
   }
-  return { base, port, child, startMs: performance.now() - started, stop };
+  const startMs = performance.now() - started;
+  return { base, port, child, startMs, startCpuMs: processCpuMs(child.pid!), stop };
 }
 
 async function waitForHealth(base: string, child: ChildProcess): Promise<void> {

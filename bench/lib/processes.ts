@@ -89,6 +89,14 @@ export function mainThreadCpuMs(pid: number): number {
   return Number(onCpuNs) / 1e6;
 }
 
+/** CPU time of a whole process (every thread) so far, in ms; /proc counts in 1/100 s. */
+export function processCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // fields after the command name, which may hold spaces: state is [0], utime [11], stime [12]
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The environment for a child: ours without any LARDER_* variable, plus `env`. */
