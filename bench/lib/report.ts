@@ -25,7 +25,12 @@ export function num(value: number, digits = 3): string {
 }
 
 export const ms = (value: number) => `${num(value)} ms`;
-export const ratio = (a: number, b: number) => (b > 0 ? num(a / b, 2) : '—');
+/** Two significant digits, kept even when trailing zeros (1.0, 0.010). */
+export function ratio(a: number, b: number): string {
+  if (!(b > 0) || !Number.isFinite(a / b)) return '—';
+  const r = a / b;
+  return r >= 100 ? num(r) : r.toPrecision(2);
+}
 
 export function printTable(rows: Row[], judge: boolean): string {
   const head = ['case', 'Larder', 'baseline in the same run', 'ratio', 'target'];
