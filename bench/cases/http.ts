@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { WRITER_ITEMS, tokenTable, type Standard } from '../fixtures/standard.js';
+import { startBaseline } from '../lib/baseline.js';
+import { throughput, type Load, type Throughput } from '../lib/cannon.js';
+import { copyDatabase } from '../lib/copy.js';
+import { expect } from '../lib/http.js';
+import type { Options } from '../lib/options.js';
+import { tempDir } from '../lib/processes.js';
+import { num, ratio, type Row } from '../lib/report.js';
+import { itemId } from '../lib/seed.js';
+
+const kB = (bytes: number) => `${num(bytes / 1000)} kB`;
+const rate = (t: Throughput) =>
+  `${num(t.rps)} req/s (p99 ${num(t.p99)} ms${t.failures ? `, **${t.failures} failed**` : ''})`;
+
+/** Measures Larder, then the baseline with the same load; returns the table row. */
+async function compare(
+  o: Options,
+  name: string,
+  larderBase: string,
+  load: Load,
+  bare: { label: string; start: () => Promise<{ base: string; stop(): Promise<void> }> },
+  target: { text: string; ratio: number },
+): Promise<Row> {
+  const timing = { seconds: o.seconds, warmupSeconds: o.warmupSeconds };
+  const larder = await throughput(larderBase, load, timing);
+  const server = await bare.start();
+  let baseline: Throughput;
+  try {
+    baseline = await throughput(server.base, load, timing);
+  } finally {
+    await server.stop();
+  }
+  const valid = larder.failures === 0 && baseline.failures === 0;
+  return {
+    case: name,
+    larder: rate(larder),
+    baseline: `${bare.label}: ${rate(baseline)}`,
+    ratio: ratio(larder.rps, baseline.rps),
+    target: target.text,
+    met: valid ? larder.rps / baseline.rps >= target.ratio : false,
+  };
+}
+
+/** The snapshot the reader gets, as bytes (and its gzip) for the bare servers to send. */
+async function snapshotBytes(std: Standard) {
+  const { reader, larder } = std;
+  const plain = await expect(larder.base, 200, { path: '/api/inventory', token: reader.token });
+  const file = path.join(tempDir('snapshot'), 'inventory.json');
+  fs.writeFileSync(file, plain.body);
+  return { file, bytes: plain.body, contentType: String(plain.headers['content-type']) };
+}
+
+export async function inventoryGet(o: Options, std: Standard): Promise<Row[]> {
+  const { file, bytes, contentType } = await snapshotBytes(std);
+  const load: Load = {
+    connections: 32,
+    path: '/api/inventory',
+    headers: { authorization: `Bearer ${std.reader.token}` },
+  };
+  const row = await compare(
+    o,
+    `authenticated \`GET /api/inventory\`, 1,000 items (${kB(bytes.length)}), 32 connections`,
+    std.larder.base,
+    load,
+    {
+      label: 'bare node:http sending the identical bytes from memory',
+      start: () => startBaseline('bare-http.mjs', { mode: 'bytes', bodyFile: file, contentType }),
+    },
+    { text: '≥ 0.5', ratio: 0.5 },
+  );
+  return [row];
+}
+
+export async function inventoryGetGzip(o: Options, std: Standard): Promise<Row[]> {
+  const { file, bytes } = await snapshotBytes(std);
+  const headers = { authorization: `Bearer ${std.reader.token}`, 'accept-encoding': 'gzip' };
+  const zipped = await expect(std.larder.base, 200, { path: '/api/inventory', headers });
+  if (zipped.headers['content-encoding'] !== 'gzip') {
+    throw new Error('Larder did not gzip GET /api/inventory for Accept-Encoding: gzip');
+  }
+  const load: Load = { connections: 32, path: '/api/inventory', headers };
+  const row = await compare(
+    o,
+    `same with \`Accept-Encoding: gzip\` (${kB(zipped.body.length)}; bare: ${kB(zlib.gzipSync(bytes).length)})`,
+    std.larder.base,
+    load,
+    {
+      label: 'bare server gzipping each response',
+      start: () => startBaseline('bare-http.mjs', { mode: 'gzip', bodyFile: file }),
+    },
+    { text: '≥ 1.0 (cache the compressed bytes)', ratio: 1 },
+  );
+  return [row];
+}
+
+export async function patch(o: Options, std: Standard): Promise<Row[]> {
+  const writers = std.writers;
+  let write = 0; // one sequence across warm-up, measurement and baseline: every write changes
+  const load: Load = {
+    connections: 32,
+    method: 'PATCH',
+    path: '/',
+    headers: { 'content-type': 'application/json' },
+    // every write changes the quantity, round-robin over the writers and their items
+    vary: () => {
+      const n = write++;
+      const writer = writers[n % writers.length]!;
+      const item = itemId(Math.floor(n / writers.length) % WRITER_ITEMS);
+      return {
+        path: `/api/inventory/items/${item}`,
+        body: JSON.stringify({ quantity: 1000 + n }),
+        headers: { authorization: `Bearer ${writer.token}` },
+      };
+    },
+  };
+  const database = await copyDatabase(std.store);
+  const statement = database.dialect === 'sqlite' ? 'better-sqlite3 (WAL)' : 'pg';
+  const row = await compare(
+    o,
+    `\`PATCH /api/inventory/items/{id}\`, 32 connections, ${writers.length} inventories`,
+    std.larder.base,
+    load,
+    {
+      label: `bare node:http + JSON parse + the same one-row UPDATE with ${statement}`,
+      start: () =>
+        startBaseline('bare-http.mjs', { mode: 'patch', ...database, tokens: tokenTable(writers) }),
+    },
+    { text: '≥ 0.4', ratio: 0.4 },
+  );
+  return [row];
+}
+
+export async function messages(o: Options, std: Standard): Promise<Row[]> {
+  const writers = std.writers;
+  const load: Load = {
+    connections: 16,
+    method: 'POST',
+    path: '/api/messages',
+    headers: { 'content-type': 'application/json' },
+    vary: (n) => {
+      const sender = writers[n % writers.length]!;
+      const receiver = writers[(n + 1) % writers.length]!;
+      return {
+        body: JSON.stringify({ receiverId: receiver.userId, body: `bench message ${n}` }),
+        headers: { authorization: `Bearer ${sender.token}` },
+      };
+    },
+  };
+  const database = await copyDatabase(std.store);
+  const row = await compare(
+    o,
+    '`POST /api/messages`, 16 connections',
+    std.larder.base,
+    load,
+    {
+      label: 'bare node:http + JSON parse + one INSERT',
+      start: () =>
+        startBaseline('bare-http.mjs', {
+          mode: 'message',
+          ...database,
+          tokens: tokenTable(writers),
+        }),
+    },
+    { text: '≥ 0.4', ratio: 0.4 },
+  );
+  return [row];
+}

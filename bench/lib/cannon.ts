@@ -1,0 +1,69 @@
+import autocannon from 'autocannon';
+
+/** One closed-loop HTTP load: `connections` clients each sending the next request on an answer. */
+export interface Load {
+  connections: number;
+  method?: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  /** builds request number n (path, body, headers); otherwise every request is the same */
+  vary?: (n: number) => { path?: string; body?: string; headers?: Record<string, string> };
+}
+
+export interface Throughput {
+  /** 2xx answers per second */
+  rps: number;
+  p50: number;
+  p99: number;
+  /** non-2xx answers and connection errors: any makes the figure invalid */
+  failures: number;
+}
+
+/** Runs for `seconds`, or until `amount` requests have been answered. */
+function run(base: string, load: Load, length: Length): Promise<autocannon.Result> {
+  let n = 0;
+  const vary = load.vary;
+  return autocannon({
+    url: base,
+    connections: load.connections,
+    ...('amount' in length ? { amount: length.amount } : { duration: length.seconds }),
+    timeout: 30,
+    requests: [
+      {
+        method: load.method ?? 'GET',
+        path: load.path,
+        headers: load.headers,
+        // autocannon calls setupRequest when the key exists, even when it is undefined
+        ...(vary && {
+          setupRequest: (request: autocannon.Request) => {
+            const v = vary(n++);
+            return {
+              ...request,
+              path: v.path ?? request.path,
+              body: v.body ?? request.body,
+              headers: { ...request.headers, ...v.headers },
+            };
+          },
+        }),
+      },
+    ],
+  });
+}
+
+type Length = { seconds: number } | { amount: number };
+
+/** Warms up, then measures; a failed request is reported, never silently counted. */
+export async function throughput(
+  base: string,
+  load: Load,
+  options: Length & { warmupSeconds: number },
+): Promise<Throughput> {
+  if (options.warmupSeconds > 0) await run(base, load, { seconds: options.warmupSeconds });
+  const result = await run(base, load, options);
+  return {
+    rps: result['2xx'] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors,
+  };
+}

@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util';
+import { chooseTarget, type Target } from './target.js';
+
+export const CASES = [
+  'inventory-get',
+  'inventory-get-gzip',
+  'patch',
+  'messages',
+  'logins',
+  'connect',
+  'push',
+  'snapshot',
+  'startup',
+] as const;
+export type CaseName = (typeof CASES)[number];
+
+export interface Options {
+  quick: boolean;
+  cases: CaseName[];
+  target: Target;
+  /** measured seconds per HTTP case, after `warmupSeconds` */
+  seconds: number;
+  warmupSeconds: number;
+  sockets: number;
+  /** shared inventories of two members each, among the sockets */
+  pairs: number;
+  rates: number[];
+  pushSeconds: number;
+  /** in-flight connection attempts while opening the sockets */
+  connectConcurrency: number;
+  snapshotItems: number;
+  startupItems: number;
+  /** snapshot requests and start-ups measured (the median is reported) */
+  repeats: number;
+  logLevel: string;
+}
+
+const FULL = {
+  seconds: 10,
+  warmupSeconds: 3,
+  sockets: 10_000,
+  pairs: 500,
+  rates: [100, 500, 1000],
+  pushSeconds: 10,
+  connectConcurrency: 100,
+  snapshotItems: 100_000,
+  startupItems: 109_000,
+  repeats: 5,
+};
+const QUICK: typeof FULL = {
+  seconds: 2,
+  warmupSeconds: 0.5,
+  sockets: 1000,
+  pairs: 100,
+  rates: [100, 500, 1000],
+  pushSeconds: 2,
+  connectConcurrency: 100,
+  snapshotItems: 10_000,
+  startupItems: 10_900,
+  repeats: 2,
+};
+
+export const USAGE = `usage: npm run bench -- [options]
+  --quick                 small sizes, ${QUICK.seconds} s per measurement (a smoke run; nothing judged)
+  --case <name>           run only this case (repeatable): ${CASES.join(', ')}
+  --pg                    PostgreSQL (also when LARDER_TEST_DATABASE_URL is set)
+  --seconds <s>           measured seconds per HTTP case (${FULL.seconds}; quick ${QUICK.seconds})
+  --sockets <n>           sockets open in the socket cases (${FULL.sockets}; quick ${QUICK.sockets})
+  --pairs <n>             shared inventories of two members (${FULL.pairs}; quick ${QUICK.pairs})
+  --rates <a,b,..>        push write rates per second (${FULL.rates.join(',')})
+  --snapshot-items <n>    items in the largest inventory (${FULL.snapshotItems}; quick ${QUICK.snapshotItems})
+  --startup-items <n>     items in the database at start-up (${FULL.startupItems}; quick ${QUICK.startupItems})
+  --log-level <level>     the server's LARDER_LOG_LEVEL (info, as in production)`;
+
+export function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      case: { type: 'string', multiple: true },
+      pg: { type: 'boolean', default: false },
+      seconds: { type: 'string' },
+      sockets: { type: 'string' },
+      pairs: { type: 'string' },
+      rates: { type: 'string' },
+      'snapshot-items': { type: 'string' },
+      'startup-items': { type: 'string' },
+      'log-level': { type: 'string', default: 'info' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const defaults = values.quick ? QUICK : FULL;
+  const int = (raw: string | undefined, fallback: number, name: string) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+    return n;
+  };
+  for (const name of values.case ?? []) {
+    if (!(CASES as readonly string[]).includes(name)) {
+      throw new Error(`unknown case ${name}; the cases are ${CASES.join(', ')}`);
+    }
+  }
+  const options: Options = {
+    quick: values.quick,
+    cases: (values.case as CaseName[] | undefined) ?? [...CASES],
+    target: chooseTarget(values.pg),
+    ...defaults,
+    seconds: int(values.seconds, defaults.seconds, 'seconds'),
+    sockets: int(values.sockets, defaults.sockets, 'sockets'),
+    pairs: int(values.pairs, defaults.pairs, 'pairs'),
+    rates: values.rates ? values.rates.split(',').map((r) => int(r, 0, 'rates')) : defaults.rates,
+    snapshotItems: int(values['snapshot-items'], defaults.snapshotItems, 'snapshot-items'),
+    startupItems: int(values['startup-items'], defaults.startupItems, 'startup-items'),
+    logLevel: values['log-level'],
+  };
+  if (options.pairs * 2 > options.sockets) throw new Error('--pairs needs 2 × pairs ≤ --sockets');
+  return options;
+}
