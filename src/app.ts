@@ -48,7 +48,7 @@ import { messageRoutes } from './messages/messages.routes.js';
 import { createMessagesService, type MessagesService } from './messages/messages.service.js';
 import { directoryRoutes } from './users/directory.routes.js';
 import { resourceRoutes } from './resources/resources.routes.js';
-import { preloadPdfJs } from './resources/extract/pdf.js';
+import { createAnalysisPool } from './resources/analysis/analysis.pool.js';
 import { createResourcesService, type ResourcesService } from './resources/resources.service.js';
 
 export interface BuildOptions {
@@ -159,7 +159,19 @@ export async function buildApp(
   const messages = createMessagesService({ db, users, bus, clock, log: app.log });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log: app.log });
   app.addHook('onClose', async () => messagesRealtime.close());
-  const resources = createResourcesService({ db, dataDir: config.dataDir, clock, log: app.log });
+  const analysis = createAnalysisPool({
+    workers: config.analyzeWorkers,
+    deadlineMs: config.analyzeTimeoutSeconds * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => analysis.close());
+  const resources = createResourcesService({
+    db,
+    dataDir: config.dataDir,
+    clock,
+    log: app.log,
+    analysis,
+  });
   app.addHook('onClose', async () => resources.close());
   app.addHook('onClose', async () => {
     hub.close();
@@ -223,7 +235,6 @@ export async function buildApp(
   await app.register(releasesModule({ config, guards, log: app.log }));
   await app.register(resourceRoutes({ resources, guards }));
   await resources.cleanStaging(); // staged files older than 24 h, also after downtime
-  await preloadPdfJs(); // part of the idle footprint, not of the first analyze's peak
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, app.log);
   const prune = setInterval(

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'full_sync_required'
   | 'payload_too_large'
   | 'unsupported_format'
+  | 'analysis_failed'
   | 'rate_limited'
   | 'unavailable'
   | 'internal';
