@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { analyzeUpload } from '../analyze.js';
@@ -11,6 +13,23 @@ import type { AnalysisJob, AnalysisOutcome, FromWorker, ToWorker } from './analy
  * plain metadata. Everything that parses untrusted documents and archives is loaded here only.
  */
 const port = parentPort!;
+
+/**
+ * The nice value of an analysis thread: below normal, so that on a busy machine the thread that
+ * answers requests gets the CPU first (and the pool's memory guard keeps sampling on time).
+ */
+const WORKER_NICE = 10;
+
+/** Linux schedules threads separately: this thread's id is the last part of /proc/thread-self. */
+function lowerPriority(): void {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    os.setPriority(tid, WORKER_NICE);
+  } catch {
+    // not Linux, or not allowed: the worker runs at normal priority
+  }
+}
+
 const send = (message: FromWorker) => port.postMessage(message);
 
 async function run(job: AnalysisJob): Promise<AnalysisOutcome> {
@@ -36,6 +55,7 @@ async function run(job: AnalysisJob): Promise<AnalysisOutcome> {
   }
 }
 
+lowerPriority();
 await preloadPdfJs(); // part of the idle worker, not of the first analysis
 port.on('message', (message: ToWorker) => {
   void run(message.job).then((outcome) => send({ type: 'done', id: message.id, outcome }));
