@@ -6,9 +6,11 @@ import type { AnalysisJob, AnalysisOutcome, FromWorker } from './analysis.protoc
 export const MAX_QUEUED_ANALYSES = 4;
 /**
  * V8 heap of one worker. An honest 25 MB PDF needs about 20 MB of heap (pdf.js keeps the file
- * itself outside the heap); past this the worker dies with ERR_WORKER_OUT_OF_MEMORY.
+ * itself in ArrayBuffers, outside the heap); past this the worker dies at once with
+ * ERR_WORKER_OUT_OF_MEMORY. 25 MB of "%PDF-1.4" and zeros, which makes pdf.js rebuild its cross-
+ * reference table object by object, dies here after growing the process by about 50 MB.
  */
-export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
 /**
  * The memory budget of one analysis: how far it may raise the whole process's RSS above idle
  * (docs/resources.md), the upload's buffers on this thread included. Buffers, WebAssembly memory

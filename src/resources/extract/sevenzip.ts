@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SevenZipImport, { type SevenZipModuleFactory } from '7z-wasm';
 import {
@@ -15,6 +16,25 @@ import { MAX_7Z_HEADER_BYTES, sevenZipHeaderSize } from './sevenzip-header.js';
 // a CommonJS (UMD) module: the factory is the default export at run time, typed one level down
 const SevenZip = ((SevenZipImport as unknown as { default?: SevenZipModuleFactory }).default ??
   SevenZipImport) as SevenZipModuleFactory;
+
+/**
+ * 7-Zip's WebAssembly, compiled once per worker: every run still gets a fresh instance (its own
+ * memory), without compiling 1.5 MB of code again (CPU the server's other threads share).
+ */
+let compiled: Promise<object> | null = null;
+const wasmModule = () =>
+  (compiled ??= fs.promises
+    .readFile(createRequire(import.meta.url).resolve('7z-wasm/7zz.wasm'))
+    .then((bytes) => wasm.compile(bytes)));
+/** the WebAssembly API (its types ship with the DOM library, which this server does not use) */
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<object>;
+      instantiate(module: object, imports: object): Promise<object>;
+    };
+  }
+).WebAssembly;
 
 const corrupt = (why: string) =>
   new ArchiveRefusedError('corrupt', `The 7z archive is corrupt or truncated: ${why}`);
@@ -86,10 +106,17 @@ async function run(
   };
   let errors = '';
   const previousExitCode = process.exitCode;
-  const sevenZip = await SevenZip({
+  const module = await wasmModule();
+  const options = {
+    // Emscripten's hook: instantiate the already compiled module instead of fetching the file
+    instantiateWasm: (imports: object, receive: (instance: object, module: object) => void) => {
+      void wasm.instantiate(module, imports).then((instance) => receive(instance, module));
+      return {};
+    },
     stdout: sink ?? collect,
     stderr: (byte: number) => void (errors.length < 2000 && (errors += String.fromCharCode(byte))),
-  });
+  };
+  const sevenZip = await SevenZip(options);
   sevenZip.FS.mkdir('/in');
   sevenZip.FS.mount(sevenZip.NODEFS, { root: path.dirname(file) }, '/in');
   let code: number;
