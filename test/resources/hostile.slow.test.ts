@@ -85,7 +85,14 @@ describe.each(DIALECTS)('hostile files never stall the server (%s)', (dialect) =
    * must not count as the server's (the server runs in this process, with the watchdog)
    */
   const analyze = async (filename: string, file: string) => {
-    const { stdout } = await run(process.execPath, ['-e', UPLOADER, base, admin.token, filename, file]);
+    const { stdout } = await run(process.execPath, [
+      '-e',
+      UPLOADER,
+      base,
+      admin.token,
+      filename,
+      file,
+    ]);
     return JSON.parse(stdout) as { status: number; body: any };
   };
   const staged = () => filesUnder(path.join(t.config.dataDir, 'staging')).sort();
