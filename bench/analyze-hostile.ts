@@ -94,6 +94,9 @@ async function runCase(c: Case) {
   }
 }
 
+/** a ratio against the baseline, which may be under a millisecond */
+const ratio = (value: number, base: number) => (value / Math.max(base, 1)).toFixed(1);
+
 async function main() {
   const wanted = process.argv.slice(2);
   buildServer();
@@ -112,8 +115,8 @@ async function main() {
         r.name.padEnd(32),
         `${(r.size / MB).toFixed(2).padStart(6)} MB`,
         `→ ${r.status} ${r.code}`.padEnd(24),
-        `${(r.ms / 1000).toFixed(2).padStart(6)} s (×${(r.ms / baseline.ms).toFixed(1)})`,
-        `worst /health ${r.worstHealthMs.toFixed(0).padStart(6)} ms (×${(r.worstHealthMs / baseline.worstHealthMs).toFixed(1)})`,
+        `${(r.ms / 1000).toFixed(2).padStart(6)} s (×${ratio(r.ms, baseline.ms)})`,
+        `worst /health ${r.worstHealthMs.toFixed(0).padStart(6)} ms (×${ratio(r.worstHealthMs, baseline.worstHealthMs)})`,
         `peak RSS +${r.aboveIdleMb.toFixed(0).padStart(4)} MB over idle ${r.idleMb.toFixed(0)} MB`,
         r.serving ? 'serving' : 'NOT SERVING',
         r.left ? `${r.left} temp files left` : '',

@@ -105,7 +105,7 @@ export function probeHealth(base: string, everyMs = 50) {
   let worst = 0;
   let failures = 0;
   const pending: Promise<void>[] = [];
-  const timer = setInterval(() => {
+  const ping = () => {
     const sent = performance.now();
     pending.push(
       fetch(`${base}/health`).then(
@@ -117,7 +117,9 @@ export function probeHealth(base: string, everyMs = 50) {
         () => void failures++,
       ),
     );
-  }, everyMs);
+  };
+  ping(); // at once too, so that even a quick request is probed
+  const timer = setInterval(ping, everyMs);
   return async () => {
     clearInterval(timer);
     await Promise.all(pending);
