@@ -3,27 +3,28 @@
  *
  *   npx tsx bench/analyze-memory.ts            (prints a table; exit code 1 over the 100 MB budget)
  *
- * Each measurement runs in its own child process so the figures do not mix:
+ * Each measurement runs in its own process so the figures do not mix:
  *   - baseline     the naive way: the whole file read into memory and given to pdf.js as `data`
- *   - larder PDF   POST /api/admin/resources/analyze of a 25 MB PDF over real HTTP (streamed)
+ *                  (a child process; idle after a forced GC, peak from ru_maxrss or 5 ms samples)
+ *   - larder PDF   POST /api/admin/resources/analyze of a 25 MB PDF over real HTTP (streamed) to
+ *                  a compiled server (`node dist/main.js`, as `npm start` runs it)
  *   - larder ZIP   a similar PDF inside a 25 MB ZIP (stored), so the archive path is measured too
  *   - larder 7z    the same inside a 25 MB 7z (7-Zip WebAssembly)
- * "Idle" is the process after start-up and a warm-up analysis of a small file (libraries loaded),
- * after a forced GC. The peak is the kernel's high-water mark (ru_maxrss) when the run raised it,
- * else the highest RSS sampled every 5 ms.
+ * For the server, "idle" is its RSS after start-up and warm-up analyses of a small PDF and ZIP;
+ * the peak is the kernel's high-water mark of the whole process, the analysis worker thread
+ * included (VmHWM, reset after warm-up through /proc/<pid>/clear_refs).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePdf } from './large-pdf.js';
+import { buildServer, FIXTURES, startServer } from './server.js';
 
 const MB = 1024 * 1024;
 const BUDGET_MB = 100;
 const here = fileURLToPath(import.meta.url);
-const fixtures = path.resolve(path.dirname(here), '../test/fixtures/resources');
 
 const rssMb = () => process.memoryUsage().rss / MB;
 const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
@@ -49,76 +50,23 @@ async function measure(warmUp: () => Promise<void>, work: () => Promise<void>) {
   return { idle, peak, aboveIdle: peak - idle, ms };
 }
 
-async function childLarder(file: string, filename: string) {
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-bench-'));
-  const config = loadConfig({
-    LARDER_DATA_DIR: dataDir,
-    LARDER_ADMIN_PASSWORD: 'bench-password',
-    LARDER_BCRYPT_COST: '4',
-    LARDER_LOG_LEVEL: 'silent',
-    LARDER_BACKUP_INTERVAL: '0',
-    LARDER_BACKUP_DIR: path.join(dataDir, 'backups'),
-  });
-  const app = await buildApp(config, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as { port: number }).port;
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: 'admin', password: 'bench-password' },
-  });
-  const token = login.json().accessToken as string;
-  const post = (source: string, name: string) => postFile(port, token, source, name);
+async function measureLarder(file: string, filename: string) {
+  const server = await startServer();
   try {
-    return await measure(
-      async () => {
-        await post(path.join(fixtures, 'water-guide.pdf'), 'warm.pdf');
-        await post(path.join(fixtures, 'library.zip'), 'warm.zip');
-      },
-      async () => {
-        const { status, body } = await post(file, filename);
-        if (status !== 200) throw new Error(`analyze answered ${status}: ${body}`);
-      },
-    );
+    await server.analyze('warm.pdf', fs.readFileSync(path.join(FIXTURES, 'water-guide.pdf')));
+    await server.analyze('warm.zip', fs.readFileSync(path.join(FIXTURES, 'library.zip')));
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = server.memoryMb('VmRSS');
+    server.resetPeak();
+    const started = performance.now();
+    const { status, body } = await server.analyze(filename, fs.readFileSync(file));
+    const ms = performance.now() - started;
+    if (status !== 200) throw new Error(`analyze answered ${status}: ${body}`);
+    const peak = server.memoryMb('VmHWM');
+    return { idle, peak, aboveIdle: peak - idle, ms };
   } finally {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
-}
-
-/** Streams a file from disk as multipart over real HTTP, as a browser would. */
-function postFile(port: number, token: string, file: string, filename: string) {
-  const boundary = 'benchboundary7d3f';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const length = Buffer.byteLength(head) + fs.statSync(file).size + Buffer.byteLength(tail);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      {
-        port,
-        host: '127.0.0.1',
-        method: 'POST',
-        path: '/api/admin/resources/analyze',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': length,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    const stream = fs.createReadStream(file);
-    stream.on('end', () => req.end(tail));
-    stream.pipe(req, { end: false });
-  });
 }
 
 async function childBaseline(file: string) {
@@ -132,7 +80,7 @@ async function childBaseline(file: string) {
     await task.destroy();
   };
   return measure(
-    () => readWhole(path.join(fixtures, 'water-guide.pdf')),
+    () => readWhole(path.join(FIXTURES, 'water-guide.pdf')),
     () => readWhole(file),
   );
 }
@@ -157,27 +105,26 @@ async function make7z(source: string, target: string) {
   process.exitCode = 0;
 }
 
-function runChild(mode: string, file: string, filename: string) {
+function runChild(file: string) {
   const result = spawnSync(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', here, 'child', mode, file, filename],
+    ['--expose-gc', '--import', 'tsx', here, 'child', file],
     { encoding: 'utf8', maxBuffer: 10 * MB },
   );
   const line = result.stdout.trim().split('\n').pop() ?? '';
   if (result.status !== 0 || !line.startsWith('{')) {
-    throw new Error(`${mode} failed: ${result.stderr || result.stdout}`);
+    throw new Error(`baseline failed: ${result.stderr || result.stdout}`);
   }
   return JSON.parse(line) as { idle: number; peak: number; aboveIdle: number; ms: number };
 }
 
 async function main() {
-  const [role, mode, file, filename] = process.argv.slice(2);
+  const [role, file] = process.argv.slice(2);
   if (role === 'child') {
-    const figures =
-      mode === 'baseline' ? await childBaseline(file!) : await childLarder(file!, filename!);
-    console.log(JSON.stringify(figures));
+    console.log(JSON.stringify(await childBaseline(file!)));
     return;
   }
+  buildServer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-bench-input-'));
   try {
     const pdf = path.join(dir, 'handbook.pdf');
@@ -194,14 +141,22 @@ async function main() {
     const runs = [
       {
         name: 'baseline: pdf.js given the whole file',
-        ...runChild('baseline', pdf, ''),
+        ...runChild(pdf),
         file: pdf,
       },
-      { name: 'larder analyze, 25 MB PDF', ...runChild('larder', pdf, 'handbook.pdf'), file: pdf },
-      { name: 'larder analyze, 25 MB ZIP', ...runChild('larder', zip, 'handbook.zip'), file: zip },
+      {
+        name: 'larder analyze, 25 MB PDF',
+        ...(await measureLarder(pdf, 'handbook.pdf')),
+        file: pdf,
+      },
+      {
+        name: 'larder analyze, 25 MB ZIP',
+        ...(await measureLarder(zip, 'handbook.zip')),
+        file: zip,
+      },
       {
         name: 'larder analyze, 25 MB 7z',
-        ...runChild('larder', sevenZip, 'handbook.7z'),
+        ...(await measureLarder(sevenZip, 'handbook.7z')),
         file: sevenZip,
       },
     ].map((r) => ({ ...r, size: fs.statSync(r.file).size }));

@@ -1,5 +1,8 @@
 import path from 'node:path';
 
+/** The default deadline of one file analysis (LARDER_ANALYZE_TIMEOUT). */
+export const ANALYSIS_DEADLINE_MS = 30_000;
+
 /**
  * Every LARDER_* variable, parsed and validated once. This module is the only reader of
  * process.env; everything else receives a Config.
@@ -32,6 +35,10 @@ export interface Config {
   /** failed logins allowed per username and per client address within loginRateWindowSeconds */
   loginRateLimit: number;
   loginRateWindowSeconds: number;
+  /** worker threads that analyze uploaded files, each one file at a time */
+  analyzeWorkers: number;
+  /** wall-clock deadline of one analysis; then its worker is terminated (422 analysis_failed) */
+  analyzeTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +138,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     backupKeep: integer('BACKUP_KEEP', 14, 1, 10_000),
     loginRateLimit: integer('LOGIN_RATE_LIMIT', 10, 1, 1_000_000),
     loginRateWindowSeconds: duration('LOGIN_RATE_WINDOW', 15 * 60),
+    analyzeWorkers: integer('ANALYZE_WORKERS', 1, 1, 16),
+    analyzeTimeoutSeconds: duration('ANALYZE_TIMEOUT', ANALYSIS_DEADLINE_MS / 1000),
   };
 }
 

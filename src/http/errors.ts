@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_format'
+  | 'analysis_failed'
   | 'rate_limited'
   | 'unavailable'
   | 'internal';

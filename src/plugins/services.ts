@@ -19,7 +19,7 @@ import { createMessagesService, type MessagesService } from '../messages/message
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import type { EventBus } from '../realtime/bus.js';
 import { createSocketHub, type SocketHub } from '../realtime/hub.js';
-import { preloadPdfJs } from '../resources/extract/pdf.js';
+import { createAnalysisPool } from '../resources/analysis/analysis.pool.js';
 import { createResourcesService, type ResourcesService } from '../resources/resources.service.js';
 import { createUsersService, type UsersService } from '../users/users.service.js';
 
@@ -94,7 +94,19 @@ async function services(
   });
   const messages = createMessagesService({ db, users, bus, clock });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
-  const resources = createResourcesService({ db, dataDir: config.dataDir, clock, log });
+  // worker threads for file analysis: pdf.js and the other parsers never load on this thread
+  const analysis = createAnalysisPool({
+    workers: config.analyzeWorkers,
+    deadlineMs: config.analyzeTimeoutSeconds * 1000,
+    log,
+  });
+  const resources = createResourcesService({
+    db,
+    dataDir: config.dataDir,
+    clock,
+    log,
+    analysis,
+  });
   const metrics = createMetrics({
     socketCount: () => hub.socketCount(),
     pendingMessages: () => messages.countPending(),
@@ -125,9 +137,9 @@ async function services(
   app.addHook('onClose', async () => {
     messagesRealtime.close();
     hub.close(); // says goodbye over the bus, which closes after this
+    await analysis.close();
   });
 
-  await preloadPdfJs(); // part of the idle footprint, not of the first analyze's peak
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);
 }
 

@@ -24,7 +24,13 @@ import { proposeTags } from './tags.js';
 const PLACEHOLDER_TITLE = /^(?:untitled(?: document)?|unknown|no title)$/i;
 
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
-export const ARCHIVE_LIMITS = { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxDepth: 3 };
+export const ARCHIVE_LIMITS = { maxEntries: 1000, maxDepth: 3 };
+/**
+ * Bytes one analysis may unpack from archives, summed over every entry of every nesting level,
+ * skipped entries included (7-Zip unpacks them all to reach the ones wanted). Four times the
+ * upload limit: documents compress little, and 100 MB of 7-Zip output takes a few seconds.
+ */
+export const MAX_DECODED_BYTES = 100 * 1024 * 1024;
 
 export interface AnalyzedFile {
   /** the temporary file holding it, in the staging folder */
@@ -33,13 +39,12 @@ export interface AnalyzedFile {
 }
 
 interface Job {
-  tempPath: (dir: string) => string;
-  dir: string;
+  /** a fresh temporary path in the staging folder; the caller removes what is left */
+  tempPath: () => string;
   knownTags: string[];
   files: AnalyzedFile[];
   notes: string[];
-  /** every temp file made, removed by the caller on failure */
-  made: string[];
+  /** what is left of MAX_DECODED_BYTES */
   budget: { bytes: number };
 }
 
@@ -50,20 +55,9 @@ interface Job {
  */
 export async function analyzeUpload(
   upload: { path: string; filename: string; extension: string; size: number },
-  context: {
-    dir: string;
-    tempPath: (dir: string) => string;
-    knownTags: string[];
-    /** filled with every temp file made, so the caller can remove them whatever happens */
-    made: string[];
-  },
+  context: { tempPath: () => string; knownTags: string[] },
 ): Promise<{ files: AnalyzedFile[]; notes: string[] }> {
-  const job: Job = {
-    ...context,
-    files: [],
-    notes: [],
-    budget: { bytes: ARCHIVE_LIMITS.maxTotalBytes },
-  };
+  const job: Job = { ...context, files: [], notes: [], budget: { bytes: MAX_DECODED_BYTES } };
   if (ARCHIVE_FORMATS.includes(upload.extension)) {
     await expandArchive(job, upload.path, upload.filename, upload.extension, 1);
   } else {
@@ -120,7 +114,7 @@ async function expandArchive(
   };
   const extract = format === 'zip' ? extractZip : extractSevenZip;
   let index = 0;
-  await extract(file, limits, (member) => {
+  const listed = await extract(file, limits, (member) => {
     index++;
     const filename = sanitizeFilename(member.name, `entry-${index}`);
     const extension = extensionOf(filename);
@@ -134,12 +128,11 @@ async function expandArchive(
       job.notes.push(`${label}: skipped ${filename}, archives nested more than ${depth} deep`);
       return null;
     }
-    const target = job.tempPath(job.dir);
-    job.made.push(target);
+    const target = job.tempPath();
     wanted.push({ path: target, filename, extension, size: member.size });
     return target;
   });
-  job.budget.bytes -= wanted.reduce((sum, w) => sum + w.size, 0);
+  job.budget.bytes -= listed;
 
   for (const entry of wanted) {
     const skip = async (why: string) => {

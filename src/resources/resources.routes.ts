@@ -136,12 +136,18 @@ export function resourceRoutes(deps: {
           ...admin,
           summary:
             'Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, ' +
-            'analyzed resources (one per supported file, archive entries included)',
+            'analyzed resources (one per supported file, archive entries included); 422 ' +
+            'analysis_failed when the analysis passes its deadline or memory budget, 503 when ' +
+            'too many analyses wait',
           ...multipartBody,
-          response: { 200: Type.Array(refTo(AnalyzedSchema)), ...errors(400, 401, 403, 413, 415) },
+          response: {
+            200: Type.Array(refTo(AnalyzedSchema)),
+            ...errors(400, 401, 403, 413, 415, 422, 503),
+          },
         },
       },
       async (request) => {
+        resources.assertCanAnalyze();
         const adminId = callerOf(request).id;
         const form = await readResourceForm(request, {
           dir: resources.storage.stagingDir(adminId),

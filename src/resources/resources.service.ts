@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { notFound } from '../http/errors.js';
+import type { AnalysisPool } from './analysis/analysis.pool.js';
 import { contentMatches, MIME_TYPES, sanitizeFilename } from './formats.js';
 import { unsupportedFormat, type ResourceInput } from './metadata.js';
 import * as repo from './resources.repository.js';
@@ -27,10 +28,12 @@ export function createResourcesService(deps: {
   dataDir: string;
   clock: () => number;
   log: FastifyBaseLogger;
+  /** the worker threads that read uploaded files; owned (and closed) by the app */
+  analysis: AnalysisPool;
 }) {
   const { db, clock, log } = deps;
   const storage = createStorage(deps.dataDir);
-  const staging = createStaging({ db, storage, clock, log });
+  const staging = createStaging({ db, storage, clock, log, analysis: deps.analysis });
   let seeded = false;
 
   async function tagSuggestions() {
@@ -124,7 +127,10 @@ export function createResourcesService(deps: {
       return { row, path: storage.resourcePath(row.storage_name) };
     },
 
-    /** A manual upload: the file (already in a temp file) and its validated metadata. */
+    /**
+     * A manual upload: the file (already in a temp file) and its validated metadata. Only its
+     * magic bytes are checked here; nothing parses it.
+     */
     async createFromUpload(upload: Upload, input: ResourceInput): Promise<StoredResource> {
       try {
         if (!(await contentMatches(upload.path, upload.extension))) {
@@ -149,6 +155,9 @@ export function createResourcesService(deps: {
       await db.transaction().execute((trx) => repo.deleteResource(trx, guid));
       await removeQuietly(storage.resourcePath(row.storage_name));
     },
+
+    /** 503 with Retry-After when the analysis queue is full, before an upload is read. */
+    assertCanAnalyze: staging.assertCanAnalyze,
 
     async analyze(adminId: string, upload: Upload) {
       const known = (await tagSuggestions()).map((t) => t.tag);

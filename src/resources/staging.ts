@@ -5,10 +5,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { isUniqueViolation } from '../db/executor.js';
-import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
-import { analyzeUpload } from './analyze.js';
-import { ArchiveRefusedError, type ArchiveProblem } from './extract/archive.js';
-import { UnreadableFileError } from './extract/types.js';
+import { AppError, conflict, notFound } from '../http/errors.js';
+import { analysisBusy, refusalError, stoppedError } from './analysis/analysis.errors.js';
+import { AnalysisStoppedError, type AnalysisPool } from './analysis/analysis.pool.js';
 import { contentMatches } from './formats.js';
 import { unsupportedFormat } from './metadata.js';
 import * as repo from './resources.repository.js';
@@ -24,40 +23,32 @@ export interface Upload {
   size: number;
 }
 
-const ARCHIVE_STATUS: Record<
-  ArchiveProblem,
-  [number, 'validation_failed' | 'unsupported_format' | 'payload_too_large']
-> = {
-  corrupt: [400, 'validation_failed'],
-  encrypted: [415, 'unsupported_format'],
-  too_many_entries: [413, 'payload_too_large'],
-  too_large: [413, 'payload_too_large'],
-};
-
-/** The per-admin staging area: analyzed files wait here (24 h) until confirmed. */
+/**
+ * The per-admin staging area: analyzed files wait here (24 h) until confirmed. The analysis
+ * itself runs in the worker pool; this thread only checks magic bytes, hands over the path and
+ * stages what comes back.
+ */
 export function createStaging(deps: {
   db: Kysely<DB>;
   storage: Storage;
   clock: () => number;
   log: FastifyBaseLogger;
+  analysis: AnalysisPool;
 }) {
-  const { db, storage, clock, log } = deps;
+  const { db, storage, clock, log, analysis } = deps;
 
   async function analyze(adminId: string, upload: Upload, knownTags: string[]) {
     const dir = storage.stagingDir(adminId);
-    const made: string[] = [upload.path];
+    // every file the worker makes starts with this, so a worker killed midway leaves nothing
+    const tempPrefix = `${TEMP_PREFIX}${crypto.randomUUID()}-`;
     try {
       if (!(await contentMatches(upload.path, upload.extension))) {
         throw unsupportedFormat(
           `The content of ${upload.filename} is not ${upload.extension.toUpperCase()}`,
         );
       }
-      const result = await analyzeUpload(upload, {
-        dir,
-        tempPath: storage.tempPath,
-        knownTags,
-        made,
-      });
+      const result = await analysis.run({ upload, dir, tempPrefix, knownTags });
+      if (!result.ok) throw refusalError(result.refusal, upload.filename, log);
       if (result.notes.length > 0) log.info({ notes: result.notes }, 'analyze skipped entries');
       if (result.files.length === 0 && result.notes.length > 0) {
         throw new AppError(
@@ -69,11 +60,15 @@ export function createStaging(deps: {
       }
       return await stage(adminId, dir, result.files, result.notes);
     } catch (err) {
-      throw toAppError(err, upload.filename);
+      if (!(err instanceof AnalysisStoppedError)) throw err;
+      throw stoppedError(err.reason, upload.filename, {
+        deadlineSeconds: analysis.deadlineSeconds,
+      });
     } finally {
       // staged files were renamed away; whatever temp file is left (archives, skipped or
       // failed entries, the upload after a failure) goes
-      for (const file of made) await removeQuietly(file);
+      await removeQuietly(upload.path);
+      await removeWithPrefix(dir, tempPrefix);
     }
   }
 
@@ -125,6 +120,11 @@ export function createStaging(deps: {
 
   return {
     analyze,
+
+    /** 503 before an upload is even read when the analysis queue is full. */
+    assertCanAnalyze(): void {
+      if (analysis.isFull()) throw analysisBusy(analysis.deadlineSeconds);
+    },
 
     /** The staged file an admin confirms, with its path; 404 when missing or expired. */
     async find(adminId: string, filename: string) {
@@ -182,11 +182,8 @@ function uniqueLabel(filename: string, used: Set<string>): string {
   return label;
 }
 
-function toAppError(err: unknown, filename: string): unknown {
-  if (err instanceof ArchiveRefusedError) {
-    const [status, code] = ARCHIVE_STATUS[err.problem];
-    return new AppError(status, code, err.message);
+async function removeWithPrefix(dir: string, prefix: string): Promise<void> {
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    if (name.startsWith(prefix)) await removeQuietly(path.join(dir, name));
   }
-  if (err instanceof UnreadableFileError) return badRequest(`${filename} is ${err.message}`);
-  return err;
 }

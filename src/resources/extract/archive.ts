@@ -1,9 +1,15 @@
 /** Limits every archive is read under; a zip bomb trips them before any data is unpacked. */
 export interface ArchiveLimits {
   maxEntries: number;
-  /** sum of the declared unpacked sizes of all entries */
+  /** sum of the declared unpacked sizes of all entries, skipped ones included */
   maxTotalBytes: number;
 }
+
+/**
+ * An entry name longer than this (UTF-8 bytes) refuses the whole archive: real documents have
+ * short names, and a listing of 1000 names of 64 kB each would be 64 MB to hold.
+ */
+export const MAX_ENTRY_NAME_BYTES = 1024;
 
 export interface ArchiveMember {
   /** the entry's name inside the archive: a label only, never used as a path */
@@ -29,11 +35,18 @@ export class ArchiveRefusedError extends Error {
   }
 }
 
+export const nameTooLong = (format: string) =>
+  new ArchiveRefusedError(
+    'too_large',
+    `The ${format} archive has an entry name longer than ${MAX_ENTRY_NAME_BYTES} bytes`,
+  );
+
+/** Checks a listing against the limits; returns the declared unpacked total. */
 export function checkListing(
   format: string,
   members: { size: number; encrypted: boolean }[],
   limits: ArchiveLimits,
-): void {
+): number {
   if (members.length > limits.maxEntries) {
     throw new ArchiveRefusedError(
       'too_many_entries',
@@ -53,4 +66,5 @@ export function checkListing(
       `The ${format} archive is password-protected; upload it without encryption`,
     );
   }
+  return total;
 }

@@ -1,5 +1,7 @@
 import path from 'node:path/posix';
 import { XMLParser } from 'fast-xml-parser';
+import { MAX_DESCRIPTION } from '../metadata.js';
+import { CHAPTER_PREFIX_BYTES, stripTags, TEXT_SAMPLE_CHARS, textOfHtml } from './text.js';
 import { CorruptArchiveError, openZip, type ZipEntryInfo, type ZipReader } from './zip-reader.js';
 import {
   calendarDate,
@@ -11,8 +13,8 @@ import {
   type ExtractedMetadata,
 } from './types.js';
 
+/** container.xml and the OPF: metadata files, a few kB in real books. */
 const MAX_XML_BYTES = 2 * 1024 * 1024;
-const TEXT_SAMPLE = 2000;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -75,10 +77,7 @@ function fromOpfMetadata(meta: XmlNode): ExtractedMetadata {
   const result = emptyMetadata();
   result.title = textOf(meta.title);
   result.author = allTexts(meta.creator).join(', ') || null;
-  result.description =
-    textOf(meta.description)
-      ?.replace(/<[^>]*>/g, '')
-      .trim() || null;
+  result.description = stripTags(textOf(meta.description) ?? '', MAX_DESCRIPTION).trim() || null;
   result.language = languageCode(textOf(meta.language));
   result.releaseDate = calendarDate(textOf(meta.date));
   result.keywords = allTexts(meta.subject).flatMap((s) => splitKeywords(s));
@@ -104,10 +103,15 @@ async function sampleText(
   for (const ref of (opf?.spine?.itemref ?? []) as XmlNode[]) {
     const href = hrefs.get(ref['@idref']);
     const entry = typeof href === 'string' ? entries.get(path.join(base, href)) : undefined;
-    if (!entry || text.length >= TEXT_SAMPLE) continue;
-    const html = (await zip.read(entry, MAX_XML_BYTES).catch(() => Buffer.alloc(0))).toString();
-    const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? '';
-    text += body.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ') + '\n';
+    if (!entry || text.length >= TEXT_SAMPLE_CHARS) continue;
+    const html = await zip.readPrefix(entry, CHAPTER_PREFIX_BYTES).catch(() => Buffer.alloc(0));
+    const chapter = textOfHtml(html.toString(), TEXT_SAMPLE_CHARS - text.length);
+    if (chapter === null) {
+      throw new UnreadableFileError(
+        `not a readable EPUB (${String(href).slice(0, 100)} is not well-formed XHTML)`,
+      );
+    }
+    text += `${chapter} `;
   }
-  return text.replace(/\s+/g, ' ').slice(0, TEXT_SAMPLE);
+  return text.trim();
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
-import zlib from 'node:zlib';
+import { FileWindow } from './file-window.js';
+import { MAX_IMAGE_CHUNKS, MetadataBudget } from './image-limits.js';
 import { UnreadableFileError } from './types.js';
 
 /**
@@ -14,46 +15,63 @@ export interface ContainerMetadata {
   text: Record<string, string>;
 }
 
-const MAX_METADATA_CHUNK = 4 * 1024 * 1024;
 const unreadable = (format: string, why: string) =>
   new UnreadableFileError(`not a readable ${format} (${why})`);
 
-async function readAt(handle: fs.FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
-}
-
-export async function readPngMetadata(file: string): Promise<ContainerMetadata> {
-  const result: ContainerMetadata = { exif: null, xmp: null, text: {} };
+/** Walks a file's chunks through a window; refuses more than MAX_IMAGE_CHUNKS of them. */
+async function withWindow<T>(
+  file: string,
+  format: string,
+  walk: (window: FileWindow, count: () => void) => Promise<T>,
+): Promise<T> {
   const handle = await fs.open(file, 'r');
   try {
-    const { size } = await handle.stat();
-    const signature = await readAt(handle, 0, 8);
+    let chunks = 0;
+    const count = () => {
+      if (++chunks > MAX_IMAGE_CHUNKS) {
+        throw unreadable(format, `more than ${MAX_IMAGE_CHUNKS} chunks`);
+      }
+    };
+    return await walk(new FileWindow(handle, (await handle.stat()).size), count);
+  } finally {
+    await handle.close();
+  }
+}
+
+export function readPngMetadata(file: string): Promise<ContainerMetadata> {
+  return withWindow(file, 'PNG', async (window, count) => {
+    const result: ContainerMetadata = { exif: null, xmp: null, text: {} };
+    const budget = new MetadataBudget('PNG');
+    const signature = await window.read(0, 8);
     if (!signature.equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
       throw unreadable('PNG', 'bad signature');
     }
     let position = 8;
     let sawEnd = false;
-    while (position + 8 <= size && !sawEnd) {
-      const header = await readAt(handle, position, 8);
+    while (position + 8 <= window.size && !sawEnd) {
+      count();
+      const header = await window.read(position, 8);
       const length = header.readUInt32BE(0);
       const type = header.toString('latin1', 4, 8);
-      if (position + 12 + length > size) throw unreadable('PNG', 'truncated');
-      if (['tEXt', 'iTXt', 'zTXt', 'eXIf'].includes(type) && length <= MAX_METADATA_CHUNK) {
-        readPngChunk(type, await readAt(handle, position + 8, length), result);
+      if (position + 12 + length > window.size) throw unreadable('PNG', 'truncated');
+      if (['tEXt', 'iTXt', 'zTXt', 'eXIf'].includes(type)) {
+        budget.take(length);
+        readPngChunk(type, await window.read(position + 8, length), result, budget);
       }
       sawEnd = type === 'IEND';
       position += 12 + length;
     }
     if (!sawEnd) throw unreadable('PNG', 'truncated');
     return result;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
-function readPngChunk(type: string, data: Buffer, result: ContainerMetadata): void {
+function readPngChunk(
+  type: string,
+  data: Buffer,
+  result: ContainerMetadata,
+  budget: MetadataBudget,
+): void {
   if (type === 'eXIf') {
     result.exif = data;
     return;
@@ -63,45 +81,38 @@ function readPngChunk(type: string, data: Buffer, result: ContainerMetadata): vo
   const keyword = data.toString('latin1', 0, nul);
   let value: string;
   if (type === 'tEXt') value = data.toString('latin1', nul + 1);
-  else if (type === 'zTXt') value = inflate(data.subarray(nul + 2)).toString('latin1');
+  else if (type === 'zTXt') value = budget.inflate(data.subarray(nul + 2)).toString('latin1');
   else {
     const compressed = data[nul + 1] === 1;
     const langEnd = data.indexOf(0, nul + 3);
     const keyEnd = langEnd < 0 ? -1 : data.indexOf(0, langEnd + 1);
     if (keyEnd < 0) return;
     const raw = data.subarray(keyEnd + 1);
-    value = (compressed ? inflate(raw) : raw).toString('utf8');
+    value = (compressed ? budget.inflate(raw) : raw).toString('utf8');
   }
   if (keyword === 'XML:com.adobe.xmp') result.xmp = value;
   else result.text[keyword] = value;
 }
 
-function inflate(data: Buffer): Buffer {
-  try {
-    return zlib.inflateSync(data, { maxOutputLength: MAX_METADATA_CHUNK });
-  } catch {
-    return Buffer.alloc(0);
-  }
-}
-
-export async function readWebpMetadata(file: string): Promise<ContainerMetadata> {
-  const result: ContainerMetadata = { exif: null, xmp: null, text: {} };
-  const handle = await fs.open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const header = await readAt(handle, 0, 12);
+export function readWebpMetadata(file: string): Promise<ContainerMetadata> {
+  return withWindow(file, 'WebP', async (window, count) => {
+    const result: ContainerMetadata = { exif: null, xmp: null, text: {} };
+    const budget = new MetadataBudget('WebP');
+    const header = await window.read(0, 12);
     if (header.toString('latin1', 0, 4) !== 'RIFF' || header.toString('latin1', 8, 12) !== 'WEBP') {
       throw unreadable('WebP', 'bad signature');
     }
-    if (header.readUInt32LE(4) + 8 > size) throw unreadable('WebP', 'truncated');
+    if (header.readUInt32LE(4) + 8 > window.size) throw unreadable('WebP', 'truncated');
     let position = 12;
-    while (position + 8 <= size) {
-      const chunk = await readAt(handle, position, 8);
+    while (position + 8 <= window.size) {
+      count();
+      const chunk = await window.read(position, 8);
       const type = chunk.toString('latin1', 0, 4);
       const length = chunk.readUInt32LE(4);
-      if (position + 8 + length > size) throw unreadable('WebP', 'truncated');
-      if ((type === 'EXIF' || type === 'XMP ') && length <= MAX_METADATA_CHUNK) {
-        const data = await readAt(handle, position + 8, length);
+      if (position + 8 + length > window.size) throw unreadable('WebP', 'truncated');
+      if (type === 'EXIF' || type === 'XMP ') {
+        budget.take(length);
+        const data = await window.read(position + 8, length);
         if (type === 'XMP ') result.xmp = data.toString('utf8');
         // some writers keep the JPEG-style "Exif\0\0" prefix before the TIFF header
         else
@@ -111,15 +122,14 @@ export async function readWebpMetadata(file: string): Promise<ContainerMetadata>
       position += 8 + length + (length % 2);
     }
     return result;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** GIF blocks: comment extensions and the XMP application extension. */
 export async function readGifMetadata(file: string): Promise<ContainerMetadata> {
   const result: ContainerMetadata = { exif: null, xmp: null, text: {} };
-  const data = await fs.readFile(file);
+  const budget = new MetadataBudget('GIF');
+  const data = await fs.readFile(file); // at most 25 MB, the upload limit
   const fail = () => unreadable('GIF', 'truncated or malformed');
   if (!/^GIF8[79]a$/.test(data.toString('latin1', 0, 6))) throw unreadable('GIF', 'bad signature');
   let p = 13;
@@ -141,8 +151,13 @@ export async function readGifMetadata(file: string): Promise<ContainerMetadata> 
     } else if (block === 0x21) {
       const label = data[p + 1];
       const end = skipSubBlocks(p + 2);
-      if (label === 0xfe) result.text.Comment = subBlocks(data, p + 2).toString('latin1');
-      if (label === 0xff && data.toString('latin1', p + 3, p + 14) === 'XMP DataXMP') {
+      if (label === 0xfe) {
+        budget.take(end - p);
+        result.text.Comment = subBlocks(data, p + 2).toString('latin1');
+      }
+      const isXmp = label === 0xff && data.toString('latin1', p + 3, p + 14) === 'XMP DataXMP';
+      if (isXmp) {
+        budget.take(end - p);
         result.xmp = data.toString('utf8', p + 14, end);
       }
       p = end;

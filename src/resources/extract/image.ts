@@ -1,11 +1,13 @@
 import fs from 'node:fs/promises';
 import exifr from 'exifr';
+import { FileWindow } from './file-window.js';
 import {
   readGifMetadata,
   readPngMetadata,
   readWebpMetadata,
   type ContainerMetadata,
 } from './image-containers.js';
+import { MAX_IMAGE_CHUNKS } from './image-limits.js';
 import { findXmpPacket, parseXmp, rdfValues } from './xmp.js';
 import {
   calendarDate,
@@ -106,24 +108,20 @@ async function checkJpegStructure(file: string): Promise<void> {
   const handle = await fs.open(file, 'r');
   const fail = (why: string) => new UnreadableFileError(`not a readable JPEG (${why})`);
   try {
-    const { size } = await handle.stat();
-    const read = async (position: number, length: number) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.subarray(0, bytesRead);
-    };
-    const head = await read(0, 2);
+    const window = new FileWindow(handle, (await handle.stat()).size);
+    const head = await window.read(0, 2);
     if (head[0] !== 0xff || head[1] !== 0xd8) throw fail('no start marker');
     let position = 2;
-    for (;;) {
-      const marker = await read(position, 4);
+    for (let segments = 1; ; segments++) {
+      if (segments > MAX_IMAGE_CHUNKS) throw fail(`more than ${MAX_IMAGE_CHUNKS} segments`);
+      const marker = await window.read(position, 4);
       if (marker.length < 4 || marker[0] !== 0xff) throw fail('truncated header');
       const length = marker.readUInt16BE(2);
-      if (length < 2 || position + 2 + length > size) throw fail('truncated header');
+      if (length < 2 || position + 2 + length > window.size) throw fail('truncated header');
       if (marker[1] === 0xda) break; // start of scan: image data follows
       position += 2 + length;
     }
-    const tail = await read(Math.max(0, size - 64 * 1024), 64 * 1024);
+    const tail = await window.read(Math.max(0, window.size - 64 * 1024), 64 * 1024);
     let end = tail.length - 2;
     while (end >= 0 && !(tail[end] === 0xff && tail[end + 1] === 0xd9)) end--;
     if (end < 0) throw fail('truncated image data');

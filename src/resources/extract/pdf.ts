@@ -11,14 +11,24 @@ import {
   UnreadableFileError,
   type ExtractedMetadata,
 } from './types.js';
+import { TEXT_SAMPLE_CHARS } from './text.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+/** pdf.js's "worker" half, which it otherwise imports on the first document (no types ship) */
+const PDFJS_WORKER: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 let pdfjs: Promise<PdfJs> | null = null;
-const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+const loadPdfJs = () =>
+  (pdfjs ??= (async () => {
+    const globals = globalThis as { pdfjsWorker?: unknown };
+    globals.pdfjsWorker ??= await import(PDFJS_WORKER);
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })());
 
 /**
- * Loads pdf.js ahead of the first analyze (the server calls it at start-up), so its ~44 MB are
- * part of the idle server rather than of the first request's memory peak.
+ * Loads pdf.js, both halves, ahead of the first analyze (each analysis worker calls it when it
+ * starts), so its ~44 MB are part of the idle server rather than of the first request's memory
+ * peak. Only ever in a worker: its core-js polyfills replace JSON.stringify and JSON.parse of the
+ * realm that loads it.
  */
 export async function preloadPdfJs(): Promise<void> {
   await loadPdfJs();
@@ -32,9 +42,6 @@ const STANDARD_FONTS =
 
 const CHUNK = 64 * 1024;
 const TEXT_PAGES = 3;
-const TEXT_SAMPLE = 2000;
-/** A PDF built to keep pdf.js busy is given up on (the task is destroyed) after this long. */
-const PDF_TIMEOUT_MS = 30_000;
 
 /**
  * PDF document info and XMP through pdf.js. The file is read on demand in 64 kB ranges
@@ -66,7 +73,7 @@ export async function extractPdf(file: string): Promise<ExtractedMetadata> {
       verbosity: 0,
     });
     try {
-      return await withTimeout(open(task), PDF_TIMEOUT_MS);
+      return await open(task); // a PDF built to keep pdf.js busy meets the worker's deadline
     } finally {
       await task.destroy();
     }
@@ -108,7 +115,9 @@ async function readDocument(doc: PdfDocument): Promise<ExtractedMetadata> {
   result.language = languageCode(info.Language) ?? languageCode(first(xmp('dc:language')));
   result.releaseDate =
     calendarDate(info.CreationDate) ?? calendarDate(first(xmp('xmp:createdate')));
-  result.text = await sampleText(doc);
+  // the text is only a hint for language detection: a content stream may inflate to hundreds of
+  // MB, so it is not decoded when the file names its language
+  if (!result.language) result.text = await sampleText(doc);
   if (!result.description) {
     result.description = `${doc.numPages} page${doc.numPages === 1 ? '' : 's'}`;
   }
@@ -117,7 +126,7 @@ async function readDocument(doc: PdfDocument): Promise<ExtractedMetadata> {
 
 async function sampleText(doc: PdfDocument): Promise<string> {
   let text = '';
-  for (let n = 1; n <= Math.min(doc.numPages, TEXT_PAGES) && text.length < TEXT_SAMPLE; n++) {
+  for (let n = 1; n <= Math.min(doc.numPages, TEXT_PAGES) && text.length < TEXT_SAMPLE_CHARS; n++) {
     try {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
@@ -127,22 +136,11 @@ async function sampleText(doc: PdfDocument): Promise<string> {
       break; // text is only a hint for language detection
     }
   }
-  return text.slice(0, TEXT_SAMPLE);
+  return text.slice(0, TEXT_SAMPLE_CHARS);
 }
 
 async function readRange(handle: fs.FileHandle, begin: number, end: number): Promise<Uint8Array> {
   const buffer = new Uint8Array(Math.max(0, end - begin));
   const { bytesRead } = await handle.read(buffer, 0, buffer.length, begin);
   return buffer.subarray(0, bytesRead);
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new UnreadableFileError(`not a readable PDF (gave up after ${ms / 1000} s)`)),
-      ms,
-    );
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

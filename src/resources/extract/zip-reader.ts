@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { MAX_ENTRY_NAME_BYTES } from './archive.js';
 
 export interface ZipEntryInfo {
   /** the raw name decoded as UTF-8: a label only, never a path */
@@ -16,12 +17,16 @@ export interface ZipReader {
   entries(): Promise<ZipEntryInfo[]>;
   /** the entry's bytes, refused when it unpacks to more than maxBytes */
   read(entry: ZipEntryInfo, maxBytes: number): Promise<Buffer>;
+  /** at most the first maxBytes of the entry; the rest is never inflated */
+  readPrefix(entry: ZipEntryInfo, maxBytes: number): Promise<Buffer>;
   stream(entry: ZipEntryInfo): Promise<Readable>;
   close(): void;
 }
 
 /** Thrown when the archive itself cannot be read (not a zip, truncated, bad offsets). */
 export class CorruptArchiveError extends Error {}
+/** An entry name over MAX_ENTRY_NAME_BYTES: listing stops there, nothing more is held. */
+export class EntryNameTooLongError extends CorruptArchiveError {}
 
 /**
  * yauzl with strings left undecoded: Debian's zip writes UTF-8 names without the UTF-8 flag, so
@@ -51,6 +56,17 @@ export async function openZip(file: string): Promise<ZipReader> {
       }
       return Buffer.concat(chunks);
     },
+    async readPrefix(entry, maxBytes) {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const stream = await openStream(zip, entry);
+      for await (const chunk of stream) {
+        chunks.push(chunk as Buffer);
+        total += (chunk as Buffer).length;
+        if (total >= maxBytes) break; // leaving the loop destroys the stream
+      }
+      return Buffer.concat(chunks).subarray(0, maxBytes);
+    },
     stream: (entry) => openStream(zip, entry),
     close: () => zip.close(),
   };
@@ -62,10 +78,16 @@ function listEntries(zip: yauzl.ZipFile): Promise<ZipEntryInfo[]> {
     const fail = (err: Error) => {
       zip.removeAllListeners('entry');
       zip.removeAllListeners('end');
-      reject(new CorruptArchiveError(err.message));
+      reject(err instanceof CorruptArchiveError ? err : new CorruptArchiveError(err.message));
     };
     zip.on('entry', (entry: yauzl.Entry) => {
-      const name = Buffer.from(entry.fileName as unknown as Buffer).toString('utf8');
+      const raw = entry.fileName as unknown as Buffer;
+      if (raw.length > MAX_ENTRY_NAME_BYTES) {
+        return fail(
+          new EntryNameTooLongError(`an entry name is longer than ${MAX_ENTRY_NAME_BYTES} bytes`),
+        );
+      }
+      const name = Buffer.from(raw).toString('utf8');
       found.push({
         name,
         size: entry.uncompressedSize,

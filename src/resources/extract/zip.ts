@@ -4,10 +4,16 @@ import { pipeline } from 'node:stream/promises';
 import {
   ArchiveRefusedError,
   checkListing,
+  nameTooLong,
   type ArchiveLimits,
   type ChooseTarget,
 } from './archive.js';
-import { CorruptArchiveError, openZip, type ZipReader } from './zip-reader.js';
+import {
+  CorruptArchiveError,
+  EntryNameTooLongError,
+  openZip,
+  type ZipReader,
+} from './zip-reader.js';
 
 const corrupt = (why: string) =>
   new ArchiveRefusedError('corrupt', `The ZIP archive is corrupt or truncated: ${why}`);
@@ -15,13 +21,14 @@ const corrupt = (why: string) =>
 /**
  * Unpacks the members `choose` wants to the paths it names. The central directory is checked
  * against the limits first (declared sizes), and every stream is counted again while it is
- * written, so an archive that lies about its sizes is stopped at the limit.
+ * written, so an archive that lies about its sizes is stopped at the limit. Returns the declared
+ * unpacked size of every entry, skipped ones included.
  */
 export async function extractZip(
   file: string,
   limits: ArchiveLimits,
   choose: ChooseTarget,
-): Promise<void> {
+): Promise<number> {
   let zip: ZipReader;
   try {
     zip = await openZip(file);
@@ -33,7 +40,7 @@ export async function extractZip(
       checkListing('ZIP', new Array(zip.entryCount).fill({ size: 0, encrypted: false }), limits);
     }
     const entries = (await zip.entries()).filter((e) => !e.isDirectory);
-    checkListing(
+    const total = checkListing(
       'ZIP',
       entries.map((e) => ({ size: e.size, encrypted: e.isEncrypted })),
       limits,
@@ -42,7 +49,9 @@ export async function extractZip(
       const target = choose({ name: entry.name, size: entry.size });
       if (target !== null) await unpack(zip, entry, target);
     }
+    return total;
   } catch (err) {
+    if (err instanceof EntryNameTooLongError) throw nameTooLong('ZIP');
     if (err instanceof CorruptArchiveError) throw corrupt(err.message);
     throw err;
   } finally {

@@ -3489,7 +3489,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, analyzed resources (one per supported file, archive entries included)
+     * Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, analyzed resources (one per supported file, archive entries included); 422 analysis_failed when the analysis passes its deadline or memory budget, 503 when too many analyses wait
      * @description multipart/form-data; limits: file 25 MB, at most 4 parts
      */
     post: {
@@ -3548,6 +3548,24 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        503: {
           headers: {
             [name: string]: unknown;
           };

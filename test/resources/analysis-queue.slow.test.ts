@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_QUEUED_ANALYSES } from '../../src/resources/analysis/analysis.pool.js';
+import {
+  buildTestApp,
+  destroyTestEnvironment,
+  DIALECTS,
+  loginAsAdmin,
+  testEnvironment,
+  type Session,
+  type TestApp,
+} from '../helpers/app.js';
+import { analyze, filesUnder } from './helpers.js';
+import { slowSevenZip } from './hostile-files.js';
+
+describe.each(DIALECTS)('the analysis queue (%s)', (dialect) => {
+  let t: TestApp;
+  let admin: Session;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect, {
+      env: testEnvironment(dialect, { LARDER_ANALYZE_TIMEOUT: '1', LARDER_ANALYZE_WORKERS: '1' }),
+    });
+    admin = await loginAsAdmin(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await destroyTestEnvironment(t.env);
+  });
+
+  it('beyond one running and four waiting analyses the answer is 503 with Retry-After', async () => {
+    const slow = await slowSevenZip(90);
+    const answers = await Promise.all(
+      Array.from({ length: MAX_QUEUED_ANALYSES + 2 }, (_, i) =>
+        analyze(t.app, admin, `slow-${i}.7z`, slow),
+      ),
+    );
+    const statuses = answers.map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([...Array(MAX_QUEUED_ANALYSES + 1).fill(422), 503]);
+    const busy = answers.find((res) => res.statusCode === 503)!;
+    expect(busy.headers['retry-after']).toBe('1');
+    expect(busy.json()).toEqual({
+      code: 'unavailable',
+      message: 'Too many files are being analyzed; try again in 1 s',
+    });
+    expect(filesUnder(path.join(t.config.dataDir, 'staging'))).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,67 @@
+// Captured before the app (or anything that might load pdf.js) is imported: the server's realm
+// must keep the engine's own JSON functions (pdf.js's core-js polyfills replaced them).
+const pristine = { stringify: JSON.stringify, parse: JSON.parse };
+
+const path = await import('node:path');
+const { afterAll, beforeAll, describe, expect, it } = await import('vitest');
+const { loadConfig, ConfigError } = await import('../../src/config.js');
+const { buildTestApp, destroyTestEnvironment, DIALECTS, loginAsAdmin, testEnvironment } =
+  await import('../helpers/app.js');
+const { analyze, filesUnder } = await import('./helpers.js');
+const { slowSevenZip } = await import('./hostile-files.js');
+
+describe.each(DIALECTS)('analysis runs in a worker thread (%s)', (dialect) => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let admin: Awaited<ReturnType<typeof loginAsAdmin>>;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect, {
+      env: testEnvironment(dialect, { LARDER_ANALYZE_TIMEOUT: '1' }),
+    });
+    admin = await loginAsAdmin(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await destroyTestEnvironment(t.env);
+  });
+  const staged = () => filesUnder(path.join(t.config.dataDir, 'staging')).sort();
+
+  it("after start and an analysis, JSON.stringify and JSON.parse are still the engine's own", async () => {
+    const res = await analyze(t.app, admin, 'water-guide.pdf');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()[0].title).toBe('Storing Drinking Water');
+    expect(JSON.stringify).toBe(pristine.stringify);
+    expect(JSON.parse).toBe(pristine.parse);
+    expect(Object.keys(globalThis).filter((key) => /core-js|pdfjs/i.test(key))).toEqual([]);
+  });
+
+  it('an analysis past its deadline is 422 analysis_failed naming the file; the worker is replaced', async () => {
+    const before = staged();
+    const res = await analyze(t.app, admin, 'slow.7z', await slowSevenZip(90));
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toEqual({
+      code: 'analysis_failed',
+      message:
+        'Analysis of slow.7z was stopped after 1 s; the file may be damaged or built to keep the server busy',
+    });
+    expect(staged()).toEqual(before); // neither the upload nor anything unpacked from it
+    const next = await analyze(t.app, admin, 'pantry-recipes.epub');
+    expect(next.statusCode, next.body).toBe(200);
+    expect(next.json()[0].title).toBe('Pantry Recipes');
+  }, 60_000);
+});
+
+describe('analysis configuration', () => {
+  it('LARDER_ANALYZE_WORKERS and LARDER_ANALYZE_TIMEOUT have defaults and are validated', () => {
+    const config = loadConfig({});
+    expect(config.analyzeWorkers).toBe(1);
+    expect(config.analyzeTimeoutSeconds).toBe(30);
+    expect(loadConfig({ LARDER_ANALYZE_WORKERS: '3', LARDER_ANALYZE_TIMEOUT: '2m' })).toMatchObject(
+      {
+        analyzeWorkers: 3,
+        analyzeTimeoutSeconds: 120,
+      },
+    );
+    expect(() => loadConfig({ LARDER_ANALYZE_WORKERS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LARDER_ANALYZE_TIMEOUT: '0' })).toThrow(ConfigError);
+  });
+});
