@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { analyze, filesUnder, fixture, multipart, upload } from './helpers.js';
 
 const metadata = (extra: Record<string, unknown> = {}) => ({
@@ -23,15 +24,9 @@ const metadata = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let member: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    member = await createUser(t.app, admin, 'reader');
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const member = t.user('reader');
 
   const list = async (query = '') => {
     const res = await t.app.inject({ url: `/api/resources${query}`, headers: member.headers });
@@ -232,7 +227,7 @@ describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
     t.clock.advance(25 * 3600 * 1000);
     await t.app.larder.resources.cleanStaging();
     expect(filesUnder(staging)).toEqual([]);
-    admin = await loginAsAdmin(t.app); // the old access token has expired meanwhile
+    Object.assign(admin, await loginAsAdmin(t.app)); // the old access token has expired meanwhile
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/admin/resources/confirm',

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
-  DIALECTS,
   buildTestApp,
+  describeOnPostgres,
   destroyTestEnvironment,
   login,
   testEnvironment,
@@ -13,12 +13,7 @@ import {
 import { runCli } from '../cli/run-cli.js';
 import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
 
-const hasPostgres = DIALECTS.includes('postgres');
-const title = hasPostgres
-  ? 'two server processes on one PostgreSQL schema and one data dir'
-  : 'two server processes (skipped: set LARDER_TEST_DATABASE_URL to run on PostgreSQL)';
-
-describe.skipIf(!hasPostgres)(title, () => {
+describeOnPostgres('two server processes on one schema and one data dir', () => {
   let env: Record<string, string>;
   let a: ServerProcess;
   let b: ServerProcess;
