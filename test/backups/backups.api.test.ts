@@ -10,6 +10,7 @@ import {
   testEnvironment,
 } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from './helpers.js';
 
 const NAME = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 
@@ -18,8 +19,7 @@ describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
   const { admin } = t;
   const user = t.user('backup-user');
 
-  const post = () =>
-    t.app.inject({ method: 'POST', url: '/api/admin/backups', headers: admin.headers });
+  const post = () => postBackup(t.app, admin);
   const dump = (name: string) =>
     zlib.gunzipSync(fs.readFileSync(path.join(t.config.backupDir, name))).toString('utf8');
 
@@ -172,11 +172,7 @@ describe.each(DIALECTS)('the backup directory (%s)', (dialect) => {
     const t = await buildTestApp(dialect, { env });
     try {
       const admin = await loginAsAdmin(t.app);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/backups',
-        headers: admin.headers,
-      });
+      const res = await postBackup(t.app, admin);
       expect(res.statusCode).toBe(201);
       const fallback = path.join(env.LARDER_DATA_DIR!, 'backups');
       expect(fs.existsSync(path.join(fallback, res.json().name))).toBe(true);

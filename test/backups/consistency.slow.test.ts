@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
 import { DIALECTS, destroyTestEnvironment, testEnvironment, type Session } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from './helpers.js';
 import { runCli } from '../cli/run-cli.js';
 
 /** Keeps changing items, categories and memberships until stopped; counts what succeeded. */
@@ -137,11 +138,7 @@ describe.each(DIALECTS)('backups taken while writes go on (%s)', (dialect) => {
     const names: string[] = [];
     for (let i = 0; i < 3; i++) {
       const before = writers.count();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/backups',
-        headers: t.admin.headers,
-      });
+      const res = await postBackup(t.app, t.admin);
       expect(res.statusCode, res.body).toBe(201);
       overlapping.push(writers.count() - before);
       names.push(res.json().name);

@@ -4,11 +4,13 @@ import {
   DIALECTS,
   buildTestApp,
   destroyTestEnvironment,
+  itOnPostgres,
   loginAsAdmin,
   testEnvironment,
   type TestDialect,
 } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from './helpers.js';
 import { runCli } from '../cli/run-cli.js';
 import { fillThroughApi, snapshotThroughApi, type Filled } from './fill.js';
 
@@ -27,11 +29,7 @@ describe('backup round trip from SQLite', () => {
     filled = await fillThroughApi(source.app);
     await snapshotThroughApi(source.app, filled); // reading conversations marks them delivered
     expected = await snapshotThroughApi(source.app, filled);
-    const res = await source.app.inject({
-      method: 'POST',
-      url: '/api/admin/backups',
-      headers: source.admin.headers,
-    });
+    const res = await postBackup(source.app, source.admin);
     expect(res.statusCode).toBe(201);
     backupFile = path.join(source.config.backupDir, res.json().name);
   });
@@ -65,18 +63,13 @@ describe('backup round trip from SQLite', () => {
     }
   });
 
-  it.runIf(DIALECTS.includes('postgres'))(
+  itOnPostgres(
     'and back: a backup of the PostgreSQL copy restores into SQLite unchanged',
     async () => {
       const onPg = await restoreInto('postgres', backupFile);
       let pgBackup: string;
       try {
-        const admin = await loginAsAdmin(onPg.app);
-        const res = await onPg.app.inject({
-          method: 'POST',
-          url: '/api/admin/backups',
-          headers: admin.headers,
-        });
+        const res = await postBackup(onPg.app, await loginAsAdmin(onPg.app));
         pgBackup = path.join(onPg.config.backupDir, res.json().name);
       } finally {
         await onPg.close();

@@ -3,8 +3,8 @@ import path from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { beforeAll, expect, it } from 'vitest';
-import { ADMIN_TOKEN, bearer } from '../helpers/app.js';
 import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
+import { publishVersion } from '../releases/helpers.js';
 
 // jsqr is CommonJS whose typings declare an ES default export: take whichever is the function
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
@@ -29,12 +29,7 @@ describeInBrowser('home page in a browser', () => {
     ['desktop', 1280],
     ['phone', 375],
   ])('draws a QR code of the apkUrl and links to it (%s)', async (name, width) => {
-    await ctx.t.app.inject({
-      method: 'POST',
-      url: '/api/admin/version',
-      headers: bearer(ADMIN_TOKEN),
-      payload: { versionCode: 31, versionName: '3.1.0' },
-    });
+    await publishVersion(ctx.t.app, { versionCode: 31, versionName: '3.1.0' });
     const { apkUrl } = (await (await fetch(`${ctx.base}/api/version`)).json()) as {
       apkUrl: string;
     };

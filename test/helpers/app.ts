@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
@@ -15,15 +15,19 @@ export const HAS_POSTGRES = Boolean(process.env.LARDER_TEST_DATABASE_URL);
 /** Every suite runs once per dialect: SQLite always, PostgreSQL when LARDER_TEST_DATABASE_URL is set. */
 export const DIALECTS: TestDialect[] = HAS_POSTGRES ? ['sqlite', 'postgres'] : ['sqlite'];
 
+const NEEDS_POSTGRES = '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)';
+
 /**
  * A block that only means something on PostgreSQL (several instances on one schema, NOTIFY, lost
  * connections). Without LARDER_TEST_DATABASE_URL it is skipped, and says why in its name.
  */
 export function describeOnPostgres(name: string, body: () => void): void {
-  const title = HAS_POSTGRES
-    ? `${name} (postgres)`
-    : `${name} (needs PostgreSQL: set LARDER_TEST_DATABASE_URL)`;
-  describe.skipIf(!HAS_POSTGRES)(title, body);
+  describe.skipIf(!HAS_POSTGRES)(`${name} ${HAS_POSTGRES ? '(postgres)' : NEEDS_POSTGRES}`, body);
+}
+
+/** One test that needs PostgreSQL, skipped the same way. */
+export function itOnPostgres(name: string, body: () => Promise<void>, timeoutMs?: number): void {
+  it.skipIf(!HAS_POSTGRES)(HAS_POSTGRES ? name : `${name} ${NEEDS_POSTGRES}`, body, timeoutMs);
 }
 
 export const ADMIN_PASSWORD = 'admin-password-1';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, DIALECTS, bearer } from '../helpers/app.js';
 import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from '../backups/helpers.js';
 import { openSocket, waitFor } from '../helpers/ws.js';
 import { sendMessage } from '../messages/helpers.js';
 
@@ -100,11 +101,7 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
 
   it('reports the age of the newest backup (-1 before the first)', async () => {
     expect(sample(await scrape(), 'larder_backup_age_seconds')).toBe(-1);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/backups',
-      headers: admin.headers,
-    });
+    const res = await postBackup(t.app, admin);
     expect(res.statusCode).toBe(201);
     t.clock.advance(90_000);
     const age = sample(await scrape(), 'larder_backup_age_seconds')!;

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, DIALECTS, bearer } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { ensureWebBuild } from '../helpers/web-build.js';
+import { publishVersion } from './helpers.js';
 
 const HOST = { host: 'larder.example:8080' };
 
@@ -56,12 +57,7 @@ describe.each(DIALECTS)('home page and admin page (%s)', (dialect) => {
   });
 
   it('shows a newly published version and drops the notice once the APK exists', async () => {
-    const post = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/version',
-      headers: bearer(ADMIN_TOKEN),
-      payload: { versionCode: 12, versionName: '1.2 <rc>' },
-    });
+    const post = await publishVersion(t.app, { versionCode: 12, versionName: '1.2 <rc>' });
     expect(post.statusCode).toBe(200);
     fs.mkdirSync(path.join(t.config.dataDir, 'static'), { recursive: true });
     fs.writeFileSync(path.join(t.config.dataDir, 'static', 'larder.apk'), 'apk');

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  ADMIN_TOKEN,
   DIALECTS,
   bearer,
   buildTestApp,
@@ -10,19 +9,14 @@ import {
   testEnvironment,
 } from '../helpers/app.js';
 import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { publishVersion } from './helpers.js';
 
 const HOST = { host: 'larder.example:8080' };
 
 describe.each(DIALECTS)('version endpoints (%s)', (dialect) => {
   const t = useTestApp(dialect);
 
-  const publish = (payload: unknown, token = ADMIN_TOKEN) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/admin/version',
-      headers: { ...bearer(token), ...HOST },
-      payload: payload as object,
-    });
+  const publish = (payload: unknown) => publishVersion(t.app, payload, HOST);
   const current = async () =>
     (await t.app.inject({ method: 'GET', url: '/api/version', headers: HOST })).json();
 
@@ -112,12 +106,7 @@ describe.each(DIALECTS)('version endpoints (%s)', (dialect) => {
 describe.each(DIALECTS)('version configuration (%s)', (dialect) => {
   it('POST /api/admin/version is 503 when LARDER_ADMIN_TOKEN is not set', async () => {
     await inTestApp(dialect, { extraEnv: { LARDER_ADMIN_TOKEN: undefined } }, async (t) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/version',
-        headers: bearer(ADMIN_TOKEN),
-        payload: { versionCode: 2, versionName: '2.0' },
-      });
+      const res = await publishVersion(t.app, { versionCode: 2, versionName: '2.0' });
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('unavailable');
     });

@@ -4,13 +4,13 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
-  buildTestApp,
   describeOnPostgres,
   destroyTestEnvironment,
   login,
   testEnvironment,
 } from '../helpers/app.js';
 import { runCli } from '../cli/run-cli.js';
+import { inTestApp } from '../helpers/fixtures.js';
 import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 describeOnPostgres('two server processes on one schema and one data dir', () => {
@@ -136,8 +136,7 @@ describeOnPostgres('two server processes on one schema and one data dir', () => 
       restoredEnvs.push(target);
       const r = await runCli(target, ['restore', path.join(dir, name)]);
       expect(r.code, r.stderr).toBe(0);
-      const t = await buildTestApp('postgres', { env: target });
-      try {
+      await inTestApp('postgres', { env: target }, async (t) => {
         const alice = await login(t.app, 'alice', 'alice-password');
         const inventory = await t.app.inject({
           method: 'GET',
@@ -145,9 +144,7 @@ describeOnPostgres('two server processes on one schema and one data dir', () => 
           headers: alice.headers,
         });
         expect(inventory.json().items.map((i: { name: string }) => i.name)).toEqual(['Flour']);
-      } finally {
-        await t.close();
-      }
+      });
     }
   }, 120_000);
 });
