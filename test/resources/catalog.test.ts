@@ -3,25 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
-import { analyze, filesUnder, fixture, multipart, upload } from './helpers.js';
-
-const metadata = (extra: Record<string, unknown> = {}) => ({
-  guid: '',
-  title: 'Water guide',
-  description: '# Water\n\nKeep **three litres** per person per day.',
-  tags: ['Water', 'storage'],
-  fileFormat: 'pdf',
-  mimeType: 'application/pdf',
-  fileSize: 0,
-  releaseDate: '2023-04-15',
-  createdAt: 0,
-  updatedAt: 0,
-  author: 'Jane Doe',
-  language: 'en',
-  edition: null,
-  downloadUrl: '',
-  ...extra,
-});
+import {
+  analyze,
+  filesUnder,
+  fixture,
+  multipart,
+  resourceMetadata as metadata,
+  upload,
+} from './helpers.js';
 
 describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
   const t = useTestApp(dialect);
