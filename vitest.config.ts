@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -14,6 +15,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
+    // one module graph per worker instead of one per file: loading Fastify, Kysely and pdf.js
+    // again for every file cost more than most tests. Every suite builds its own app, data dir
+    // and schema, and src/ keeps no state between apps.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -21,15 +26,18 @@ export default defineConfig({
           name: 'fast',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...SLOW],
-          // one module graph per worker instead of one per file: loading Fastify, Kysely and
-          // pdf.js again for every file cost more than the tests themselves. Every suite builds
-          // its own app, data dir and schema, and src/ keeps no state between apps.
-          isolate: false,
         },
       },
       {
         extends: true,
-        test: { name: 'slow', include: SLOW },
+        test: {
+          name: 'slow',
+          include: SLOW,
+          // these mostly wait for child processes, browsers and the clock: two files at a time
+          // even on two cores; after the fast tier, which Vitest requires of a different count
+          maxWorkers: Math.max(2, os.availableParallelism() - 1),
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },
