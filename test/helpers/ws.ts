@@ -72,14 +72,15 @@ export async function openSocket(
     send: (frame) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
     barrier(timeoutMs = 3000) {
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`no pong within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        barriers.push(() => {
+        const done = () => {
           clearTimeout(timer);
           resolve();
-        });
+        };
+        const timer = setTimeout(() => {
+          barriers.splice(barriers.indexOf(done), 1);
+          reject(new Error(`no pong within ${timeoutMs} ms`));
+        }, timeoutMs);
+        barriers.push(done);
         ws.send(JSON.stringify({ type: 'ping' }));
       });
     },
