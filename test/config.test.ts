@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseDuration } from '../src/config.js';
 
@@ -56,19 +54,5 @@ describe('configuration', () => {
     [{ LARDER_DATABASE_SCHEMA: 'Robert; DROP' }, 'LARDER_DATABASE_SCHEMA'],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
-  });
-
-  it('an invalid value stops start-up with one clear line', () => {
-    const root = path.resolve(import.meta.dirname, '..');
-    const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
-      cwd: root,
-      env: { PATH: process.env.PATH, LARDER_PORT: 'eighty' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toBe(
-      'larder: invalid configuration: LARDER_PORT: must be a whole number from 0 to 65535 (got "eighty")',
-    );
   });
 });

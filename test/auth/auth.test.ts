@@ -1,30 +1,16 @@
 import crypto from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  DIALECTS,
-  bearer,
-  createUser,
-  login,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, DIALECTS, bearer, login } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 
 describe.each(DIALECTS)('authentication (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
+  const t = useTestApp(dialect);
+  const { admin } = t;
   const post = (url: string, payload: unknown, headers = {}) =>
     t.app.inject({ method: 'POST', url, payload: payload as object, headers });
   const me = (token: string) =>
     t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(() => t.dispose());
 
   it('login returns both tokens and who the user is', async () => {
     const res = await post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
@@ -65,7 +51,7 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
 
   it('a 72-byte password with more appended is wrong (bcrypt reads only 72 bytes)', async () => {
     const password = 'p'.repeat(72);
-    await createUser(t.app, admin, 'longpass', password);
+    await t.createUser('longpass', password);
     const exact = await post('/api/auth/login', { username: 'longpass', password });
     expect(exact.statusCode).toBe(200);
     const longer = await post('/api/auth/login', {
@@ -160,7 +146,7 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   });
 
   it('a password change ends every existing session at once', async () => {
-    const carl = await createUser(t.app, admin, 'carl');
+    const carl = await t.createUser('carl');
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/admin/users/${carl.userId}`,
@@ -181,7 +167,7 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
 
   // runs last in this file: it moves the clock forward for good
   it('rate limits failed logins per username with 429 and Retry-After', async () => {
-    await createUser(t.app, admin, 'dora');
+    await t.createUser('dora');
     t.clock.advance(16 * 60 * 1000); // a fresh window: earlier tests failed logins from this address too
     let res;
     for (let i = 0; i < 10; i++) {

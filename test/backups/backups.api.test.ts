@@ -1,25 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DIALECTS,
+  buildTestApp,
+  destroyTestEnvironment,
+  loginAsAdmin,
+  testEnvironment,
+} from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from './helpers.js';
 import { fileResponseCases } from '../helpers/file-responses.js';
 
 const NAME = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 
 describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let user: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    user = await createUser(t.app, admin, 'backup-user');
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const user = t.user('backup-user');
 
-  const post = () =>
-    t.app.inject({ method: 'POST', url: '/api/admin/backups', headers: admin.headers });
+  const post = () => postBackup(t.app, admin);
   const dump = (name: string) =>
     zlib.gunzipSync(fs.readFileSync(path.join(t.config.backupDir, name))).toString('utf8');
 
@@ -177,5 +178,31 @@ describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
     expect(nonAdmin.json().code).toBe('forbidden');
     const nonAdminQuery = await t.app.inject({ method, url: `${url}?token=${user.token}` });
     expect(nonAdminQuery.statusCode).toBe(method === 'GET' && url.endsWith('.gz') ? 403 : 401);
+  });
+});
+
+describe.each(DIALECTS)('the backup directory (%s)', (dialect) => {
+  it('falls back to <dataDir>/backups when LARDER_BACKUP_DIR cannot be created', async () => {
+    const env = testEnvironment(dialect);
+    const blocker = path.join(env.LARDER_DATA_DIR!, 'not-a-directory');
+    fs.writeFileSync(blocker, 'a file where a directory should be');
+    env.LARDER_BACKUP_DIR = path.join(blocker, 'backups');
+    const t = await buildTestApp(dialect, { env });
+    try {
+      const admin = await loginAsAdmin(t.app);
+      const res = await postBackup(t.app, admin);
+      expect(res.statusCode).toBe(201);
+      const fallback = path.join(env.LARDER_DATA_DIR!, 'backups');
+      expect(fs.existsSync(path.join(fallback, res.json().name))).toBe(true);
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/backups',
+        headers: admin.headers,
+      });
+      expect(list.json()[0].name).toBe(res.json().name);
+    } finally {
+      await t.close();
+      await destroyTestEnvironment(env);
+    }
   });
 });

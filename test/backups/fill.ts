@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { createUser, login, loginAsAdmin, type Session } from '../helpers/app.js';
+import { resourceMetadata, upload } from '../resources/helpers.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/resources');
 export const TRICKY_TEXT = `O'Brien's "beans"; -- not a comment\nsecond line\ttab ünïcödé 🥫 '' ;`;
 
 export interface Filled {
@@ -90,39 +88,12 @@ export async function fillThroughApi(app: FastifyInstance): Promise<Filled> {
 }
 
 async function uploadResource(app: FastifyInstance, admin: Session): Promise<void> {
-  const boundary = '----larder-backup-test';
-  const metadata = JSON.stringify({
-    guid: '',
-    title: 'Water guide',
+  const metadata = resourceMetadata({
     description: `# Water\n${TRICKY_TEXT}`,
     tags: ['water', 'guide'],
-    fileFormat: 'pdf',
-    mimeType: 'application/pdf',
-    fileSize: 0,
     releaseDate: '2024-05-01',
-    createdAt: 0,
-    updatedAt: 0,
-    author: 'Jane Doe',
-    language: 'en',
-    edition: null,
-    downloadUrl: '',
   });
-  const file = fs.readFileSync(path.join(FIXTURES, 'water-guide.pdf'));
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n${metadata}\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="water-guide.pdf"\r\n` +
-        'Content-Type: application/pdf\r\n\r\n',
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/admin/resources',
-    headers: { ...admin.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload,
-  });
+  const res = await upload(app, admin, 'water-guide.pdf', metadata);
   expect(res.statusCode, res.body).toBe(201);
 }
 

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { ADMIN_PASSWORD } from '../helpers/app.js';
+import { screenshot } from './browser.js';
 
 /** Signs in through the form at /admin/ and waits for the administration to show. */
 export async function signIn(page: Page, base: string): Promise<void> {
@@ -26,6 +28,26 @@ export const userCard = (page: Page, username: string) =>
 /** True when nothing on the page is wider than the viewport (no sideways scrolling). */
 export async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+}
+
+/**
+ * Opens each tab at desktop and at phone width: nothing may scroll sideways, and a screenshot of
+ * each goes to test-output/screenshots/. Leaves the page at desktop width.
+ */
+export async function checkTabsAtBothWidths(page: Page, tabs: string[]): Promise<void> {
+  for (const [label, width] of [
+    ['desktop', 1280],
+    ['phone', 375],
+  ] as const) {
+    await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
+    for (const tab of tabs) {
+      await openTab(page, tab);
+      await page.locator('.cards > li').first().waitFor();
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** Overwrites tokens in the admin's sessionStorage, as if they had expired or been revoked. */

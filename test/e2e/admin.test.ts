@@ -1,28 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { login } from '../helpers/app.js';
 import { call, itemBody, seedBasics } from '../inventory/helpers.js';
-import { fitsWidth, openTab, replaceTokens, signIn, submitLogin, userCard } from './admin-page.js';
-import { screenshot, startBrowserTest, type Browser, type BrowserTestContext } from './browser.js';
+import {
+  checkTabsAtBothWidths,
+  openTab,
+  replaceTokens,
+  signIn,
+  submitLogin,
+  userCard,
+} from './admin-page.js';
+import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
 
-describe('admin interface: users and inventories', () => {
-  let ctx: BrowserTestContext;
-  let t: BrowserTestContext['t'];
-  let browser: Browser;
-  let base: string;
+describeInBrowser('admin interface: users and inventories', () => {
+  const ctx = useBrowserTest();
   let page: Page;
 
   beforeAll(async () => {
-    ctx = await startBrowserTest();
-    ({ t, browser, base } = ctx);
-    page = await browser.newPage();
+    page = await ctx.browser.newPage();
   });
-  afterAll(() => ctx?.close());
 
   it('refuses a wrong password with the server message, then signs in', async () => {
-    await submitLogin(page, base, 'wrong-password');
+    await submitLogin(page, ctx.base, 'wrong-password');
     await page.getByRole('alert').getByText('Wrong username or password').waitFor();
-    await signIn(page, base);
+    await signIn(page, ctx.base);
     await page.locator('.tile dd', { hasText: /^\d+$/ }).first().waitFor();
     expect(await page.locator('.tile').count()).toBeGreaterThanOrEqual(5);
   });
@@ -46,10 +47,10 @@ describe('admin interface: users and inventories', () => {
   });
 
   it('assigns alice to bob’s inventory and shows both in the Inventories tab', async () => {
-    const bob = await login(t.app, 'bob', 'bob-password');
-    await seedBasics(t.app, bob);
+    const bob = await login(ctx.t.app, 'bob', 'bob-password');
+    await seedBasics(ctx.t.app, bob);
     for (const name of ['Rice', 'Beans']) {
-      const res = await call(t.app, bob, 'POST', '/api/inventory/items', itemBody({ name }));
+      const res = await call(ctx.t.app, bob, 'POST', '/api/inventory/items', itemBody({ name }));
       expect(res.status).toBe(201);
     }
     const alice = userCard(page, 'alice');
@@ -87,10 +88,10 @@ describe('admin interface: users and inventories', () => {
     await alice.getByLabel('New password for alice').fill('alice-new-password');
     await alice.getByRole('button', { name: 'Save password' }).click();
     await alice.getByLabel('New password for alice').waitFor({ state: 'detached' });
-    await expect(login(t.app, 'alice', 'alice-new-password')).resolves.toMatchObject({
+    await expect(login(ctx.t.app, 'alice', 'alice-new-password')).resolves.toMatchObject({
       username: 'alice',
     });
-    await expect(login(t.app, 'alice', 'alice-password')).rejects.toThrow(/401/);
+    await expect(login(ctx.t.app, 'alice', 'alice-password')).rejects.toThrow(/401/);
   });
 
   it('detaches alice into a new inventory and deletes bob after confirmation', async () => {
@@ -102,7 +103,7 @@ describe('admin interface: users and inventories', () => {
     await bob.getByRole('button', { name: 'Delete' }).click();
     await bob.getByRole('button', { name: 'Yes, delete' }).click();
     await bob.waitFor({ state: 'detached' });
-    const users = await t.app.larder.users.list();
+    const users = await ctx.t.app.larder.users.list();
     expect(users.map((u) => u.username).sort()).toEqual(['admin', 'alice']);
   });
 
@@ -124,29 +125,17 @@ describe('admin interface: users and inventories', () => {
   });
 
   it('signs out, and looks right at desktop and phone widths', async () => {
-    await signIn(page, base);
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
-      for (const tab of ['Users', 'Inventories']) {
-        await openTab(page, tab);
-        await page.locator('.cards > li').first().waitFor();
-        expect(await fitsWidth(page)).toBe(true);
-        await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
-      }
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, ctx.base);
+    await checkTabsAtBothWidths(page, ['Users', 'Inventories']);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
     await screenshot(page, 'admin-login-desktop');
     expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
-    expect(browser.problems).toEqual([]);
+    expect(ctx.browser.problems).toEqual([]);
   });
 
   it('the tabs can be used with the keyboard', async () => {
-    await signIn(page, base);
+    await signIn(page, ctx.base);
     await page.getByRole('tab', { name: 'Users' }).focus();
     await page.keyboard.press('ArrowRight');
     await page.locator('#panel-inventories').waitFor();

@@ -2,10 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { buildTestApp, destroyTestEnvironment, type TestApp } from '../helpers/app.js';
 import { ensureWebBuild } from '../helpers/web-build.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium unless LARDER_TEST_CHROMIUM names another binary. */
+export const CHROMIUM = process.env.LARDER_TEST_CHROMIUM || '/usr/bin/chromium';
+export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
+
+/** A block of browser tests: skipped, with the reason in its name, when Chromium is missing. */
+export function describeInBrowser(name: string, body: () => void): void {
+  const title = HAS_CHROMIUM
+    ? name
+    : `${name} (needs Chromium at ${CHROMIUM}: apt-get install chromium, or set LARDER_TEST_CHROMIUM)`;
+  describe.skipIf(!HAS_CHROMIUM)(title, body);
+}
 export const SCREENSHOTS = path.resolve('test-output', 'screenshots');
 
 const ARGS = [
@@ -87,8 +98,16 @@ export interface BrowserTestContext {
 export async function startBrowserTest(): Promise<BrowserTestContext> {
   ensureWebBuild();
   const t = await buildTestApp('sqlite');
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const browser = await launchBrowser();
+  let base: string;
+  let browser: Browser;
+  try {
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+  } catch (err) {
+    await t.close();
+    await destroyTestEnvironment(t.env);
+    throw err;
+  }
   return {
     t,
     browser,
@@ -99,4 +118,19 @@ export async function startBrowserTest(): Promise<BrowserTestContext> {
       await destroyTestEnvironment(t.env);
     },
   };
+}
+
+/**
+ * startBrowserTest() for a describe block: started in beforeAll, closed in afterAll. The object is
+ * filled in when beforeAll has run: read it in hooks and tests.
+ */
+export function useBrowserTest(): BrowserTestContext {
+  const ctx = {} as BrowserTestContext;
+  beforeAll(async () => {
+    Object.assign(ctx, await startBrowserTest());
+  });
+  afterAll(async () => {
+    if (ctx.close) await ctx.close();
+  });
+  return ctx;
 }

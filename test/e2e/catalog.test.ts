@@ -2,28 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { loginAsAdmin } from '../helpers/app.js';
-import { fitsWidth, openTab, signIn } from './admin-page.js';
-import { screenshot, startBrowserTest, type Browser, type BrowserTestContext } from './browser.js';
+import { checkTabsAtBothWidths, openTab, signIn } from './admin-page.js';
+import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
 
 const PDF = path.resolve('test/fixtures/resources/water-guide.pdf');
 
-describe('admin interface: resources and backups', () => {
-  let ctx: BrowserTestContext;
-  let t: BrowserTestContext['t'];
-  let browser: Browser;
-  let base: string;
+describeInBrowser('admin interface: resources and backups', () => {
+  const ctx = useBrowserTest();
   let page: Page;
 
   beforeAll(async () => {
-    ctx = await startBrowserTest();
-    ({ t, browser, base } = ctx);
-    page = await browser.newPage();
-    await signIn(page, base);
+    page = await ctx.browser.newPage();
+    await signIn(page, ctx.base);
     await openTab(page, 'Resources');
   });
-  afterAll(() => ctx?.close());
 
   it('analyzes a PDF, shows its metadata for review, and lists it once confirmed', async () => {
     await page.getByLabel('Files to analyze').setInputFiles(PDF);
@@ -97,8 +91,8 @@ describe('admin interface: resources and backups', () => {
     await card.getByRole('button', { name: 'Delete' }).click();
     await card.getByRole('button', { name: 'Yes, delete' }).click();
     await card.waitFor({ state: 'detached' });
-    const admin = await loginAsAdmin(t.app);
-    const list = await t.app.inject({ url: '/api/resources', headers: admin.headers });
+    const admin = await loginAsAdmin(ctx.t.app);
+    const list = await ctx.t.app.inject({ url: '/api/resources', headers: admin.headers });
     expect(list.json().map((r: { title: string }) => r.title)).toEqual(['Storing Drinking Water']);
   });
 
@@ -155,18 +149,7 @@ describe('admin interface: resources and backups', () => {
   });
 
   it('looks right at desktop and phone widths', async () => {
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
-      for (const tab of ['Resources', 'Backups']) {
-        await openTab(page, tab);
-        await page.locator('.cards > li').first().waitFor();
-        expect(await fitsWidth(page)).toBe(true);
-        await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
-      }
-    }
-    expect(browser.problems).toEqual([]);
+    await checkTabsAtBothWidths(page, ['Resources', 'Backups']);
+    expect(ctx.browser.problems).toEqual([]);
   });
 });

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, bearer } from '../helpers/app.js';
-import { screenshot, startBrowserTest, type Browser, type BrowserTestContext } from './browser.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
+import { publishVersion } from '../releases/helpers.js';
 
 // jsqr is CommonJS whose typings declare an ES default export: take whichever is the function
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
@@ -17,35 +17,26 @@ function decodeQr(png: Buffer): string | null {
   return code?.data ?? null;
 }
 
-describe('home page in a browser', () => {
-  let ctx: BrowserTestContext;
-  let t: BrowserTestContext['t'];
-  let browser: Browser;
-  let base: string;
+describeInBrowser('home page in a browser', () => {
+  const ctx = useBrowserTest();
 
   beforeAll(async () => {
-    ctx = await startBrowserTest();
-    ({ t, browser, base } = ctx);
-    fs.mkdirSync(path.join(t.config.dataDir, 'static'), { recursive: true });
-    fs.writeFileSync(path.join(t.config.dataDir, 'static', 'larder.apk'), 'PK fake apk');
+    fs.mkdirSync(path.join(ctx.t.config.dataDir, 'static'), { recursive: true });
+    fs.writeFileSync(path.join(ctx.t.config.dataDir, 'static', 'larder.apk'), 'PK fake apk');
   });
-  afterAll(() => ctx?.close());
 
   it.each([
     ['desktop', 1280],
     ['phone', 375],
   ])('draws a QR code of the apkUrl and links to it (%s)', async (name, width) => {
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/version',
-      headers: bearer(ADMIN_TOKEN),
-      payload: { versionCode: 31, versionName: '3.1.0' },
-    });
-    const { apkUrl } = (await (await fetch(`${base}/api/version`)).json()) as { apkUrl: string };
-    expect(apkUrl).toBe(`${base}/static/larder.apk`);
+    await publishVersion(ctx.t.app, { versionCode: 31, versionName: '3.1.0' });
+    const { apkUrl } = (await (await fetch(`${ctx.base}/api/version`)).json()) as {
+      apkUrl: string;
+    };
+    expect(apkUrl).toBe(`${ctx.base}/static/larder.apk`);
 
-    const page = await browser.newPage(width);
-    await page.goto(`${base}/`);
+    const page = await ctx.browser.newPage(width);
+    await page.goto(`${ctx.base}/`);
     await page.locator('canvas#qr[data-drawn="true"]').waitFor();
     expect(await page.locator('#app-name').textContent()).toBe('Larder');
     expect(await page.locator('#version-name').textContent()).toBe('3.1.0');
@@ -62,15 +53,17 @@ describe('home page in a browser', () => {
     expect(download.headers.get('content-type')).toBe('application/vnd.android.package-archive');
     expect(await download.text()).toBe('PK fake apk');
     await page.close();
-    expect(browser.problems).toEqual([]);
+    expect(ctx.browser.problems).toEqual([]);
   });
 
   it('the page still shows name, version and link when its script does not run', async () => {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     await page.route('**/assets/*.js', (route) => route.abort());
-    await page.goto(`${base}/`);
+    await page.goto(`${ctx.base}/`);
     expect(await page.locator('#version-name').textContent()).toBe('3.1.0');
-    expect(await page.locator('#apk-link').getAttribute('href')).toBe(`${base}/static/larder.apk`);
+    expect(await page.locator('#apk-link').getAttribute('href')).toBe(
+      `${ctx.base}/static/larder.apk`,
+    );
     expect(await page.locator('canvas#qr').getAttribute('data-drawn')).toBeNull();
     await page.close();
   });

@@ -4,15 +4,31 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { describe, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
+export const HAS_POSTGRES = Boolean(process.env.LARDER_TEST_DATABASE_URL);
+
 /** Every suite runs once per dialect: SQLite always, PostgreSQL when LARDER_TEST_DATABASE_URL is set. */
-export const DIALECTS: TestDialect[] = process.env.LARDER_TEST_DATABASE_URL
-  ? ['sqlite', 'postgres']
-  : ['sqlite'];
+export const DIALECTS: TestDialect[] = HAS_POSTGRES ? ['sqlite', 'postgres'] : ['sqlite'];
+
+const NEEDS_POSTGRES = '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)';
+
+/**
+ * A block that only means something on PostgreSQL (several instances on one schema, NOTIFY, lost
+ * connections). Without LARDER_TEST_DATABASE_URL it is skipped, and says why in its name.
+ */
+export function describeOnPostgres(name: string, body: () => void): void {
+  describe.skipIf(!HAS_POSTGRES)(`${name} ${HAS_POSTGRES ? '(postgres)' : NEEDS_POSTGRES}`, body);
+}
+
+/** One test that needs PostgreSQL, skipped the same way. */
+export function itOnPostgres(name: string, body: () => Promise<void>, timeoutMs?: number): void {
+  it.skipIf(!HAS_POSTGRES)(HAS_POSTGRES ? name : `${name} ${NEEDS_POSTGRES}`, body, timeoutMs);
+}
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 export const ADMIN_TOKEN = 'static-admin-token-for-tests';
@@ -72,14 +88,13 @@ export async function buildTestApp(
     heartbeatMs: options.heartbeatMs,
   });
   await app.ready();
+  let closed: Promise<void> | undefined;
   return {
     app,
     config,
     clock,
     env,
-    close: async () => {
-      await app.close();
-    },
+    close: () => (closed ??= app.close()),
   };
 }
 

@@ -13,6 +13,13 @@ export interface TestSocket {
   /** waits for the next frame of that type not yet taken (any type when omitted) */
   next(type?: string, timeoutMs?: number): Promise<Frame>;
   send(frame: unknown): void;
+  /**
+   * Sends a ping and waits for its pong (which `frames` leaves out): every frame the server sent
+   * before it read the ping has then arrived, so an absence can be asserted. A frame the server
+   * sends only after asynchronous work (a database read, an event through PostgreSQL) may still
+   * be on its way: first wait for a later frame that comes the same way.
+   */
+  barrier(timeoutMs?: number): Promise<void>;
   closed: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
 }
@@ -39,8 +46,11 @@ export async function openSocket(
   const frames: Frame[] = [];
   let taken = 0;
   const waiters: (() => void)[] = [];
+  const barriers: (() => void)[] = [];
   ws.on('message', (data) => {
-    frames.push(JSON.parse(data.toString()));
+    const frame = JSON.parse(data.toString()) as Frame;
+    if (frame.type === 'pong' && barriers.length > 0) return barriers.shift()!();
+    frames.push(frame);
     for (const w of waiters.splice(0)) w();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -60,6 +70,20 @@ export async function openSocket(
     frames,
     closed,
     send: (frame) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+    barrier(timeoutMs = 3000) {
+      return new Promise<void>((resolve, reject) => {
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          barriers.splice(barriers.indexOf(done), 1);
+          reject(new Error(`no pong within ${timeoutMs} ms`));
+        }, timeoutMs);
+        barriers.push(done);
+        ws.send(JSON.stringify({ type: 'ping' }));
+      });
+    },
     async next(type, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -115,9 +139,12 @@ export async function refusedUpgradeStatus(
 }
 
 /** Polls until the condition holds (events crossing instances arrive a moment later). */
-export async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 2000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }

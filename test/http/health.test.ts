@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, withTestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 
 describe.each(DIALECTS)('health and error model (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
 
   it('GET /health answers ok when the database is reachable', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/fixtures.js';
 
 /**
  * Every documented route either is on this explicit public list or refuses an anonymous caller
@@ -22,10 +22,9 @@ const PUBLIC = new Set([
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('who may call each route', () => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
+  const t = useTestApp('sqlite');
   let routes: { method: string; path: string }[] = [];
   beforeAll(async () => {
-    t = await withTestApp('sqlite');
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
       ([path, ops]) =>
@@ -34,7 +33,6 @@ describe('who may call each route', () => {
           .map((m) => ({ method: m.toUpperCase(), path })),
     );
   });
-  afterAll(() => t.dispose());
 
   it('documents the routes of every area', () => {
     const paths = routes.map((r) => r.path);

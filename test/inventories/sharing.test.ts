@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  createUser,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
 describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
+  const t = useTestApp(dialect);
+  const { admin } = t;
   const api = (method: string, url: string, payload?: object) =>
     t.app.inject({ method: method as 'GET', url, payload, headers: admin.headers });
   const inventories = async () => (await api('GET', '/api/admin/inventories')).json();
@@ -20,15 +14,9 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
     (await api('GET', '/api/admin/users')).json().find((u: { id: string }) => u.id === userId)
       .inventoryId;
 
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(() => t.dispose());
-
   it('two new users get two separate inventories; assign makes them share; detach gives an empty one; the last member leaving removes it', async () => {
-    const hana = await createUser(t.app, admin, 'hana');
-    const ivan = await createUser(t.app, admin, 'ivan');
+    const hana = await t.createUser('hana');
+    const ivan = await t.createUser('ivan');
     expect(hana.inventoryId).not.toBe(ivan.inventoryId);
     expect(await inventories()).toHaveLength(3);
 
@@ -72,7 +60,7 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
   });
 
   it('assigning a user to the inventory they are in changes nothing', async () => {
-    const jan = await createUser(t.app, admin, 'jan');
+    const jan = await t.createUser('jan');
     const res = await api('PUT', `/api/admin/users/${jan.userId}/inventory`, {
       inventoryId: jan.inventoryId,
     });
@@ -84,7 +72,7 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
   });
 
   it('404 for an unknown user or inventory, 400 for malformed ids or bodies, nothing changed', async () => {
-    const kim = await createUser(t.app, admin, 'kim');
+    const kim = await t.createUser('kim');
     const cases: [string, string, object | undefined, number][] = [
       ['PUT', `/api/admin/users/${SOME_ID}/inventory`, { inventoryId: kim.inventoryId }, 404],
       ['POST', `/api/admin/users/${SOME_ID}/inventory/new`, undefined, 404],
@@ -106,8 +94,8 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
 
   it('assigning into an inventory while its last member leaves never strands a user or fails with 500', async () => {
     for (let round = 0; round < 12; round++) {
-      const mover = await createUser(t.app, admin, `mover${round}`);
-      const leaver = await createUser(t.app, admin, `leaver${round}`);
+      const mover = await t.createUser(`mover${round}`);
+      const leaver = await t.createUser(`leaver${round}`);
       const leave =
         round % 2 === 0
           ? api('DELETE', `/api/admin/users/${leaver.userId}`)
@@ -128,7 +116,7 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
   });
 
   it('renaming sets inventoryName in statistics and counts as a recent change', async () => {
-    const lea = await createUser(t.app, admin, 'lea');
+    const lea = await t.createUser('lea');
     const res = await api('PUT', `/api/admin/inventories/${lea.inventoryId}`, {
       name: '  Lea & family ',
     });
@@ -153,7 +141,7 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
     expect(totals.recentTransactions).toBeGreaterThanOrEqual(1);
     // outside the 30-day window the change no longer counts as recent
     t.clock.advance(31 * 24 * 3600 * 1000);
-    admin = await loginAsAdmin(t.app); // the earlier access token has long expired
+    Object.assign(admin, await loginAsAdmin(t.app)); // the earlier access token has long expired
     const later = (await api('GET', '/api/admin/stats/inventories')).json();
     expect(
       later.find((s: { inventoryId: string }) => s.inventoryId === lea.inventoryId)
@@ -163,15 +151,13 @@ describe.each(DIALECTS)('inventory sharing rules (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('restart (%s)', (dialect) => {
+  const first = useTestApp(dialect);
+
   it('a restart with the same data keeps users, inventories and sessions', async () => {
-    const first = await withTestApp(dialect);
-    const admin = await loginAsAdmin(first.app);
-    const mia = await createUser(first.app, admin, 'mia');
+    const mia = await first.createUser('mia');
     await first.close();
-    const second = await buildTestApp(dialect, {
-      env: { ...first.env, LARDER_ADMIN_PASSWORD: 'changed-in-env-1' },
-    });
-    try {
+    const env = { ...first.env, LARDER_ADMIN_PASSWORD: 'changed-in-env-1' };
+    await inTestApp(dialect, { env }, async (second) => {
       const me = await second.app.inject({
         method: 'GET',
         url: '/api/auth/me',
@@ -181,9 +167,6 @@ describe.each(DIALECTS)('restart (%s)', (dialect) => {
       expect(me.json()).toMatchObject({ username: 'mia', inventoryId: mia.inventoryId });
       // the seed admin's password is never overwritten by start-up
       await loginAsAdmin(second.app);
-    } finally {
-      await second.close();
-      await first.dispose().catch(() => {});
-    }
+    });
   });
 });

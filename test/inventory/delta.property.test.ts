@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { call, share } from './helpers.js';
 
 /** A client that only ever applies deltas from /changes, starting from one snapshot. */
@@ -135,18 +136,9 @@ const startItems = fc.uniqueArray(fc.record({ id: itemId, body: itemFields }), {
 });
 
 describe.each(DIALECTS)('delta sync property (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let clients: [Session, Session];
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    const admin = await loginAsAdmin(t.app);
-    const anna = await createUser(t.app, admin, 'anna');
-    const ben = await createUser(t.app, admin, 'ben');
-    await share(t.app, admin, anna, ben);
-    clients = [anna, ben];
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const clients = t.users('anna', 'ben');
+  beforeAll(() => share(t.app, t.admin, ...clients));
 
   async function perform(op: Operation, observer: DeltaClient): Promise<number> {
     if (op.kind === 'observerSync') {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../helpers/app.js';
+import type { TestSocket } from '../helpers/ws.js';
 
 export interface Reply<T = any> {
   status: number;
@@ -71,4 +72,13 @@ export function wholeInventory(items: number, overrides: Record<string, unknown>
     ),
     ...overrides,
   };
+}
+
+/** The inventoryUpdated frame for `revision` (older events may still be on their way). */
+export async function updateFor(socket: TestSocket, revision: number, withinMs = 1000) {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const frame = await socket.next('inventoryUpdated', Math.max(1, deadline - Date.now()));
+    if (frame.revision === revision) return frame;
+  }
 }

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { call, itemBody, seedBasics } from './helpers.js';
 
 const ID = '6f1c1e8e-3f43-4c5a-9d56-0d7c2b1e9a11';
 
 describe.each(DIALECTS)('inventory items (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let anna: Session;
+  const t = useTestApp(dialect);
+  const anna = t.user('anna');
   const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
     call(t.app, anna, method, url, payload);
 
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    const admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    await seedBasics(t.app, anna);
-  });
-  afterAll(() => t.dispose());
+  beforeAll(() => seedBasics(t.app, anna));
 
   it('requires a token', async () => {
     const res = await call(t.app, null, 'GET', '/api/inventory/items');

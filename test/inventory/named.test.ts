@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { call, itemBody } from './helpers.js';
 
 describe.each(DIALECTS)('categories, locations and settings (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let anna: Session;
+  const t = useTestApp(dialect);
+  const anna = t.user('anna');
   const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
     call(t.app, anna, method, url, payload);
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    const admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-  });
-  afterAll(() => t.dispose());
 
   describe.each(['categories', 'locations'] as const)('%s', (plural) => {
     const base = `/api/inventory/${plural}`;

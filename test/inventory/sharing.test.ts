@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { call, itemBody, share, wholeInventory } from './helpers.js';
 
 describe.each(DIALECTS)('isolation and sharing (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let anna: Session;
-  let ben: Session;
-  let cleo: Session;
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const [anna, ben, cleo] = t.users('anna', 'ben', 'cleo');
 
   beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    ben = await createUser(t.app, admin, 'ben');
-    cleo = await createUser(t.app, admin, 'cleo');
     for (const who of [anna, ben]) {
       await call(t.app, who, 'PUT', '/api/inventory', wholeInventory(1));
       await call(
@@ -26,7 +20,6 @@ describe.each(DIALECTS)('isolation and sharing (%s)', (dialect) => {
       );
     }
   });
-  afterAll(() => t.dispose());
 
   it("nothing of one inventory is readable or writable through another's token", async () => {
     const bensItem = await call(t.app, ben, 'GET', '/api/inventory/items/secret');

@@ -1,32 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  createUser,
-  login,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, login } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { call, itemBody, seedBasics } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 
 describe.each(DIALECTS)('the supply summary (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let anna: Session;
+  const t = useTestApp(dialect);
+  const anna = t.user('anna');
   const dateIn = (days: number) => new Date(t.clock.now() + days * DAY).toISOString().slice(0, 10);
   const summary = async () => {
     const res = await call(t.app, anna, 'GET', '/api/inventory/summary');
     expect(res.status).toBe(200);
     return res.body;
   };
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    const admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-  });
-  afterAll(() => t.dispose());
 
   it('an empty inventory has zero figures and default household settings', async () => {
     expect(await summary()).toEqual({
@@ -111,7 +98,7 @@ describe.each(DIALECTS)('the supply summary (%s)', (dialect) => {
 
   it('follows the clock: 40 days later everything with a date has expired', async () => {
     t.clock.advance(40 * DAY);
-    anna = await login(t.app, 'anna', 'anna-password'); // the old access token has expired
+    Object.assign(anna, await login(t.app, 'anna', 'anna-password')); // the old token expired
     const later = await summary();
     expect(later.today).toBe(dateIn(0));
     expect(later.expired.map((i: { id: string }) => i.id)).toEqual([

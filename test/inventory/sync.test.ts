@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  createUser,
-  login,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, login } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { call, itemBody, wholeInventory } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 
 describe.each(DIALECTS)('full and delta sync (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let anna: Session;
+  const t = useTestApp(dialect);
+  const anna = t.user('anna');
   const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
     call(t.app, anna, method, url, payload);
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-  });
-  afterAll(() => t.dispose());
 
   it('a new inventory is an empty snapshot at revision 0', async () => {
     const res = await api('GET', '/api/inventory');
@@ -163,7 +149,7 @@ describe.each(DIALECTS)('full and delta sync (%s)', (dialect) => {
     const start = (await api('GET', '/api/inventory')).body.revision;
     await api('PATCH', '/api/inventory/items/item-0', { notes: 'before the gap' });
     t.clock.advance(91 * DAY);
-    anna = await login(t.app, 'anna', 'anna-password'); // the old access token has expired
+    Object.assign(anna, await login(t.app, 'anna', 'anna-password')); // the old token expired
     await api('PATCH', '/api/inventory/items/item-0', { notes: 'after the gap' });
     const current = (await api('GET', '/api/inventory')).body.revision;
     expect(await t.app.larder.inventory.pruneHistory()).toBeGreaterThan(0);

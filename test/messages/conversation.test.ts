@@ -1,40 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, createUser, loginAsAdmin, type Session } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { sendMessage } from './helpers.js';
 
 describe.each(DIALECTS)('GET /api/messages/{userId} and GET /api/users (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let anna: Session;
-  let ben: Session;
-  let cleo: Session;
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const [anna, ben, cleo] = t.users('anna', 'Ben', 'cleo');
 
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    ben = await createUser(t.app, admin, 'Ben');
-    cleo = await createUser(t.app, admin, 'cleo');
-  });
-  afterAll(() => t.dispose());
-
-  const send = async (from: Session, to: Session, body: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages',
-      headers: from.headers,
-      payload: { receiverId: to.userId, body },
-    });
-    expect(res.statusCode).toBe(201);
-    return res.json();
-  };
+  const send = (from: Session, to: Session, body: string) => sendMessage(t.app, from, to, body);
   const read = (as: Session, otherId: string, query = '') =>
     t.app.inject({ method: 'GET', url: `/api/messages/${otherId}${query}`, headers: as.headers });
 
@@ -104,7 +78,7 @@ describe.each(DIALECTS)('GET /api/messages/{userId} and GET /api/users (%s)', (d
   });
 
   it('deleting a user deletes the messages they sent or received', async () => {
-    const dora = await createUser(t.app, admin, 'dora');
+    const dora = await t.createUser('dora');
     await send(dora, anna, 'from dora');
     await send(anna, dora, 'to dora');
     const pending = await t.app.larder.messages.countPending();
@@ -122,8 +96,8 @@ describe.each(DIALECTS)('GET /api/messages/{userId} and GET /api/users (%s)', (d
 describe.each(DIALECTS)('messages sent in the same millisecond (%s)', (dialect) => {
   it('are never split across pages, so paging by sentAt skips none', async () => {
     const frozen = Date.now();
-    const t = await buildTestApp(dialect, { clock: { now: () => frozen, advance: () => {} } });
-    try {
+    const clock = { now: () => frozen, advance: () => {} };
+    await inTestApp(dialect, { clock }, async (t) => {
       const admin = await loginAsAdmin(t.app);
       const anna = await createUser(t.app, admin, 'anna');
       const ben = await createUser(t.app, admin, 'ben');
@@ -147,9 +121,6 @@ describe.each(DIALECTS)('messages sent in the same millisecond (%s)', (dialect) 
         headers: ben.headers,
       });
       expect(older.json()).toEqual([]);
-    } finally {
-      await t.close();
-      await destroyTestEnvironment(t.env);
-    }
+    });
   });
 });

@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS, type Session } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sendMessage } from './helpers.js';
 
 describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
+  const t = useTestApp(dialect);
   let anna: Session;
   let ben: Session;
   let cleo: Session;
@@ -18,16 +17,7 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     await socket.next('hello');
     return socket;
   };
-  const send = async (from: Session, to: Session, body: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages',
-      headers: from.headers,
-      payload: { receiverId: to.userId, body },
-    });
-    expect(res.statusCode).toBe(201);
-    return res.json();
-  };
+  const send = (from: Session, to: Session, body: string) => sendMessage(t.app, from, to, body);
   const conversation = async (as: Session, other: Session) =>
     (
       await t.app.inject({
@@ -38,23 +28,34 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     ).json();
   const newMessages = (socket: TestSocket) =>
     socket.frames.filter((f) => f.type === 'new_message').map((f) => f.message);
+  /** Polls as the sender (whose reading delivers nothing of these) until all are delivered. */
+  const waitForDelivered = (sender: Session, receiver: Session, ids: string[]) =>
+    waitFor(async () => {
+      const convo = await conversation(sender, receiver);
+      return convo.every((m: any) => !ids.includes(m.id) || m.deliveredAt !== null);
+    }, 5000);
+  /**
+   * The barrier before asserting that no (more) new_message frames come: a marker message sent
+   * now. Its push waits for the socket's backlog push and follows every earlier event on the bus,
+   * so what has not arrived before it is not coming.
+   */
+  const marker = async (socket: TestSocket, from: Session, to: Session) => {
+    const message = await send(from, to, 'marker');
+    await waitFor(() => newMessages(socket).some((m) => m.id === message.id), 5000);
+    return message;
+  };
 
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
   // fresh people for every test: what one test leaves undelivered never reaches the next
   let round = 0;
   beforeEach(async () => {
     round += 1;
-    anna = await createUser(t.app, admin, `anna${round}`);
-    ben = await createUser(t.app, admin, `ben${round}`);
-    cleo = await createUser(t.app, admin, `cleo${round}`);
+    anna = await t.createUser(`anna${round}`);
+    ben = await t.createUser(`ben${round}`);
+    cleo = await t.createUser(`cleo${round}`);
   });
   afterEach(async () => {
     await Promise.all(sockets.splice(0).map((s) => s.close()));
   });
-  afterAll(() => t.dispose());
 
   it('an offline receiver gets all 50 messages in order on connect, and none again after acking', async () => {
     const sent = [];
@@ -62,32 +63,20 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
 
     const first = await connect(ben);
     await waitFor(() => newMessages(first).length >= 50, 5000);
-    await sleep(200); // anything extra would show up now
-    expect(newMessages(first)).toEqual(sent);
+    const afterBacklog = await marker(first, anna, ben);
+    expect(newMessages(first)).toEqual([...sent, afterBacklog]);
     for (const message of newMessages(first)) first.send({ type: 'ack', messageId: message.id });
     await first.close();
     await waitForDelivered(
       anna,
       ben,
-      sent.map((m) => m.id),
+      [...sent, afterBacklog].map((m) => m.id),
     );
 
     const again = await connect(ben);
-    await sleep(300);
-    expect(newMessages(again)).toEqual([]);
+    const onlyMarker = await marker(again, anna, ben);
+    expect(newMessages(again)).toEqual([onlyMarker]);
   });
-
-  /** Polls as the sender (whose reading delivers nothing of these) until all are delivered. */
-  async function waitForDelivered(sender: Session, receiver: Session, ids: string[]) {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const convo = await conversation(sender, receiver);
-      const pending = convo.filter((m: any) => ids.includes(m.id) && m.deliveredAt === null);
-      if (pending.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`${pending.length} still undelivered`);
-      await sleep(50);
-    }
-  }
 
   it('a receiver that does not ack gets the messages again on the next reconnect', async () => {
     const sent = [await send(cleo, ben, 'one'), await send(cleo, ben, 'two')];
@@ -98,18 +87,15 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
 
     const second = await connect(ben);
     await waitFor(() => newMessages(second).length >= 2);
-    await sleep(150);
-    expect(newMessages(second)).toEqual(sent);
-    second.send({ type: 'ack', messageIds: sent.map((m) => m.id) });
-    await waitForDelivered(
-      cleo,
-      ben,
-      sent.map((m) => m.id),
-    );
+    const afterBacklog = await marker(second, cleo, ben);
+    expect(newMessages(second)).toEqual([...sent, afterBacklog]);
+    const ids = [...sent, afterBacklog].map((m) => m.id);
+    second.send({ type: 'ack', messageIds: ids });
+    await waitForDelivered(cleo, ben, ids);
     await second.close();
     const third = await connect(ben);
-    await sleep(300);
-    expect(newMessages(third)).toEqual([]);
+    const onlyMarker = await marker(third, cleo, ben);
+    expect(newMessages(third)).toEqual([onlyMarker]);
   });
 
   it('an online receiver gets new_message at once on every socket; the sender sees the ack', async () => {
@@ -120,6 +106,7 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     for (const socket of [phone, tablet]) {
       expect(await socket.next('new_message')).toEqual({ type: 'new_message', message });
     }
+    await annaSocket.barrier(); // the push to ben's sockets is one step: anything for anna was sent
     expect(newMessages(annaSocket)).toEqual([]);
 
     phone.send({ type: 'ack', messageId: message.id });
@@ -134,14 +121,20 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
 
     // a second ack (the tablet) never moves deliveredAt and tells nobody again
     tablet.send({ type: 'ack', messageId: message.id });
-    await sleep(200);
-    expect(annaSocket.frames.filter((f) => f.type === 'message_delivered')).toHaveLength(1);
+    // barrier: the tablet then acks another message; the sender hears of that one next
+    const later = await send(anna, ben, 'acked after the second ack');
+    await tablet.next('new_message');
+    tablet.send({ type: 'ack', messageId: later.id });
+    expect((await annaSocket.next('message_delivered')).messageId).toBe(later.id);
+    expect(annaSocket.frames.filter((f) => f.type === 'message_delivered')).toHaveLength(2);
     const after = (await conversation(anna, ben)).find((m: any) => m.id === message.id);
     expect(after.deliveredAt).toBe(delivered.deliveredAt);
   });
 
   it("an ack for someone else's message, or a malformed ack, marks nothing and keeps the socket", async () => {
     const message = await send(anna, ben, 'for ben only');
+    const forCleo = await send(anna, cleo, 'a message cleo may ack');
+    const forAnna = await send(cleo, anna, 'a message anna may ack');
     const intruder = await connect(cleo);
     const sender = await connect(anna);
     for (const frame of [
@@ -157,10 +150,14 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     }
     intruder.send({ type: 'ping' });
     expect(await intruder.next('pong')).toEqual({ type: 'pong' });
-    await sleep(150);
+    // barrier: each then acks a message that is its own; the other side hears of that one next
+    intruder.send({ type: 'ack', messageId: forCleo.id });
+    sender.send({ type: 'ack', messageId: forAnna.id });
+    expect((await intruder.next('message_delivered')).messageId).toBe(forAnna.id);
+    expect((await sender.next('message_delivered')).messageId).toBe(forCleo.id);
     const stored = (await conversation(anna, ben)).find((m: any) => m.id === message.id);
     expect(stored.deliveredAt).toBeNull();
-    expect(sender.frames.filter((f) => f.type === 'message_delivered')).toEqual([]);
+    expect(sender.frames.filter((f) => f.type === 'message_delivered')).toHaveLength(1);
   });
 
   it('a retry of an undelivered message pushes it again (the first try may have died before the push)', async () => {
@@ -175,8 +172,8 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     socket.send({ type: 'ack', messageId: payload.id });
     await waitForDelivered(anna, ben, [payload.id]);
     expect((await post()).statusCode).toBe(200);
-    await sleep(200);
-    expect(newMessages(socket)).toHaveLength(2);
+    const afterRetry = await marker(socket, anna, ben);
+    expect(newMessages(socket).map((m) => m.id)).toEqual([payload.id, payload.id, afterRetry.id]);
   });
 
   it('reading the conversation tells the sender the messages were delivered', async () => {

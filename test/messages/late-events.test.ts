@@ -1,37 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
-import { openSocket } from '../helpers/ws.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { describe, expect, it } from 'vitest';
+import type { BusEvent } from '../../src/realtime/bus.js';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import { openSocket, waitFor } from '../helpers/ws.js';
+import { sendMessage } from './helpers.js';
 
 // On a busy PostgreSQL a message's event can arrive after its receiver reconnected and already got
 // the message in the reconnect backlog. Such a late event must not push it a second time.
 describe.each(DIALECTS)('a late messageCreated event (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let anna: Session;
-  let ben: Session;
+  const t = useTestApp(dialect);
+  const [anna, ben] = t.users('anna', 'ben');
 
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    const admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    ben = await createUser(t.app, admin, 'ben');
-  });
-  afterAll(() => t.dispose());
-
-  const send = async (body: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages',
-      headers: anna.headers,
-      payload: { receiverId: ben.userId, body },
-    });
-    return res.json();
-  };
+  const send = (body: string) => sendMessage(t.app, anna, ben, body);
 
   it('for a message the reconnect backlog already pushed makes no duplicate', async () => {
+    // the real events come and go while ben is offline: this subscriber hears them after the
+    // app's own subscribers, which found nobody to push to
+    const heard: BusEvent[] = [];
+    const unsubscribe = t.app.larder.bus.subscribe((event) => heard.push(event));
     const messages = [await send('first'), await send('second')];
-    await sleep(100); // the real events have come and gone while ben was offline
+    await waitFor(() => heard.filter((e) => e.type === 'messageCreated').length === 2);
+    unsubscribe();
     const socket = await openSocket(t.app, ben.token);
     await socket.next('hello');
     await socket.next('new_message');
@@ -44,9 +33,10 @@ describe.each(DIALECTS)('a late messageCreated event (%s)', (dialect) => {
         senderId: anna.userId,
       });
     }
-    const fresh = await send('third'); // still pushed live: it was in no backlog
+    // still pushed live: it was in no backlog. Its push follows the late events' on the bus, so a
+    // duplicate would have come before it
+    const fresh = await send('third');
     expect((await socket.next('new_message')).message).toEqual(fresh);
-    await sleep(200);
     expect(
       socket.frames.filter((f) => f.type === 'new_message').map((f) => f.message.body),
     ).toEqual(['first', 'second', 'third']);

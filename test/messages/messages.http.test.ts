@@ -1,22 +1,11 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, type Session } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 
 describe.each(DIALECTS)('messages over HTTP (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let anna: Session;
-  let ben: Session;
-  let cleo: Session;
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    ben = await createUser(t.app, admin, 'ben');
-    cleo = await createUser(t.app, admin, 'cleo');
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const [anna, ben, cleo] = t.users('anna', 'ben', 'cleo');
 
   const send = (from: Session, payload: unknown) =>
     t.app.inject({

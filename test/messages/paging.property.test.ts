@@ -1,29 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  type Session,
-  type TestApp,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 
 describe.each(DIALECTS)('paging a conversation (%s)', (dialect) => {
-  let t: TestApp;
-  let admin: Session;
   let now = Date.now();
   let run = 0;
-
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, { clock: { now: () => now, advance: (ms) => (now += ms) } });
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
-  });
+  const t = useTestApp(dialect, { clock: { now: () => now, advance: (ms) => (now += ms) } });
 
   it('with before=<oldest sentAt> returns every message exactly once, in send order', async () => {
     await fc.assert(
@@ -33,8 +16,8 @@ describe.each(DIALECTS)('paging a conversation (%s)', (dialect) => {
         fc.integer({ min: 1, max: 6 }),
         async (steps, limit) => {
           run += 1;
-          const a = await createUser(t.app, admin, `pa${run}`);
-          const b = await createUser(t.app, admin, `pb${run}`);
+          const a = await t.createUser(`pa${run}`);
+          const b = await t.createUser(`pb${run}`);
           const sent: string[] = [];
           for (const [i, step] of steps.entries()) {
             now += step;

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  DIALECTS,
-  bearer,
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
-import { openSocket } from '../helpers/ws.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, DIALECTS, bearer } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from '../backups/helpers.js';
+import { openSocket, waitFor } from '../helpers/ws.js';
+import { sendMessage } from '../messages/helpers.js';
 
 /** The value of one sample line, e.g. `name{a="b"} 3`; undefined when absent. */
 function sample(text: string, series: string): number | undefined {
@@ -20,15 +12,9 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let alice: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    alice = await createUser(t.app, admin, 'alice');
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const alice = t.user('alice');
 
   const scrape = async () => {
     const res = await t.app.inject({
@@ -97,16 +83,10 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
   });
 
   it('reports open sockets and messages waiting for delivery', async () => {
-    const bob = await createUser(t.app, admin, 'bob');
+    const bob = await t.createUser('bob');
     expect(sample(await scrape(), 'larder_websocket_connections')).toBe(0);
     const before = sample(await scrape(), 'larder_messages_pending_delivery')!;
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages',
-      headers: alice.headers,
-      payload: { receiverId: bob.userId, body: 'are you there?' },
-    });
-    expect(sent.statusCode).toBe(201);
+    await sendMessage(t.app, alice, bob, 'are you there?');
     expect(sample(await scrape(), 'larder_messages_pending_delivery')).toBe(before + 1);
     const socket = await openSocket(t.app, alice.token);
     try {
@@ -116,19 +96,12 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
       await socket.close();
     }
     // the server notices the close a moment later
-    for (let i = 0; i < 60 && sample(await scrape(), 'larder_websocket_connections') !== 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(sample(await scrape(), 'larder_websocket_connections')).toBe(0);
+    await waitFor(async () => sample(await scrape(), 'larder_websocket_connections') === 0, 3000);
   });
 
   it('reports the age of the newest backup (-1 before the first)', async () => {
     expect(sample(await scrape(), 'larder_backup_age_seconds')).toBe(-1);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/backups',
-      headers: admin.headers,
-    });
+    const res = await postBackup(t.app, admin);
     expect(res.statusCode).toBe(201);
     t.clock.advance(90_000);
     const age = sample(await scrape(), 'larder_backup_age_seconds')!;
@@ -139,9 +112,7 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
 
 describe('GET /metrics without LARDER_ADMIN_TOKEN', () => {
   it('is 503 unavailable', async () => {
-    const env = testEnvironment('sqlite', { LARDER_ADMIN_TOKEN: '' });
-    const t = await buildTestApp('sqlite', { env });
-    try {
+    await inTestApp('sqlite', { extraEnv: { LARDER_ADMIN_TOKEN: '' } }, async (t) => {
       const res = await t.app.inject({
         method: 'GET',
         url: '/metrics',
@@ -149,9 +120,6 @@ describe('GET /metrics without LARDER_ADMIN_TOKEN', () => {
       });
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('unavailable');
-    } finally {
-      await t.close();
-      await destroyTestEnvironment(env);
-    }
+    });
   });
 });

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, withTestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { fileResponseCases } from '../helpers/file-responses.js';
 
 const APK = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
 
 describe.each(DIALECTS)('/static files (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
+  const t = useTestApp(dialect);
+  beforeAll(() => {
     const dataDir = t.config.dataDir;
     fs.mkdirSync(path.join(dataDir, 'static', 'old'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'static', 'larder.apk'), APK);
@@ -18,7 +18,6 @@ describe.each(DIALECTS)('/static files (%s)', (dialect) => {
     fs.writeFileSync(path.join(dataDir, 'secret.txt'), 'top secret');
     fs.symlinkSync(path.join(dataDir, 'secret.txt'), path.join(dataDir, 'static', 'link.apk'));
   });
-  afterAll(() => t.dispose());
 
   const get = (url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers });

@@ -1,33 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  ADMIN_TOKEN,
   DIALECTS,
   bearer,
   buildTestApp,
   destroyTestEnvironment,
-  loginAsAdmin,
   testEnvironment,
-  withTestApp,
 } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { publishVersion } from './helpers.js';
 
 const HOST = { host: 'larder.example:8080' };
 
 describe.each(DIALECTS)('version endpoints (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
 
-  const publish = (payload: unknown, token = ADMIN_TOKEN) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/admin/version',
-      headers: { ...bearer(token), ...HOST },
-      payload: payload as object,
-    });
+  const publish = (payload: unknown) => publishVersion(t.app, payload, HOST);
   const current = async () =>
     (await t.app.inject({ method: 'GET', url: '/api/version', headers: HOST })).json();
 
@@ -59,8 +48,7 @@ describe.each(DIALECTS)('version endpoints (%s)', (dialect) => {
   });
 
   it('a wrong, missing or user token is 401 and changes nothing', async () => {
-    const admin = await loginAsAdmin(t.app);
-    for (const headers of [bearer('not-the-token'), {}, admin.headers]) {
+    for (const headers of [bearer('not-the-token'), {}, t.admin.headers]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/admin/version',
@@ -89,13 +77,10 @@ describe.each(DIALECTS)('version endpoints (%s)', (dialect) => {
   });
 
   it('the published version survives a restart', async () => {
-    const second = await buildTestApp(dialect, { env: t.env });
-    try {
+    await inTestApp(dialect, { env: t.env }, async (second) => {
       const res = await second.app.inject({ method: 'GET', url: '/api/version', headers: HOST });
       expect(res.json()).toMatchObject({ versionCode: 42, versionName: '2.3.0 beta' });
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   it('X-Forwarded-Proto/Host are ignored without LARDER_TRUST_PROXY', async () => {
@@ -120,22 +105,11 @@ describe.each(DIALECTS)('version endpoints (%s)', (dialect) => {
 
 describe.each(DIALECTS)('version configuration (%s)', (dialect) => {
   it('POST /api/admin/version is 503 when LARDER_ADMIN_TOKEN is not set', async () => {
-    const env = testEnvironment(dialect);
-    delete env.LARDER_ADMIN_TOKEN;
-    const t = await buildTestApp(dialect, { env });
-    try {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/version',
-        headers: bearer(ADMIN_TOKEN),
-        payload: { versionCode: 2, versionName: '2.0' },
-      });
+    await inTestApp(dialect, { extraEnv: { LARDER_ADMIN_TOKEN: undefined } }, async (t) => {
+      const res = await publishVersion(t.app, { versionCode: 2, versionName: '2.0' });
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('unavailable');
-    } finally {
-      await t.close();
-      await destroyTestEnvironment(env);
-    }
+    });
   });
 
   it('honours proxy headers with LARDER_TRUST_PROXY, and ignores a corrupt version.json', async () => {

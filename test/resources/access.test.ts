@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { multipart, upload } from './helpers.js';
 
 const GUID = '00000000-0000-4000-8000-000000000000';
@@ -15,18 +16,14 @@ const ADMIN_ROUTES: { method: 'GET' | 'POST' | 'DELETE'; url: string; multipart?
 ];
 
 describe.each(DIALECTS)('resource access rules (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let member: Session;
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const member = t.user('member');
   let guid: string;
   beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    member = await createUser(t.app, admin, 'member');
     const res = await upload(t.app, admin, 'water-guide.pdf', { title: 'Guide' });
     guid = res.json().guid;
   });
-  afterAll(() => t.dispose());
 
   const call = (route: (typeof ADMIN_ROUTES)[number], headers: Record<string, string>) =>
     t.app.inject({

@@ -1,17 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { analyze, filesUnder, fixture } from './helpers.js';
 
 describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
 
   const analyzed = async (filename: string) => {
     const res = await analyze(t.app, admin, filename);

@@ -1,37 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
-import { analyze, filesUnder, fixture, multipart, upload } from './helpers.js';
-
-const metadata = (extra: Record<string, unknown> = {}) => ({
-  guid: '',
-  title: 'Water guide',
-  description: '# Water\n\nKeep **three litres** per person per day.',
-  tags: ['Water', 'storage'],
-  fileFormat: 'pdf',
-  mimeType: 'application/pdf',
-  fileSize: 0,
-  releaseDate: '2023-04-15',
-  createdAt: 0,
-  updatedAt: 0,
-  author: 'Jane Doe',
-  language: 'en',
-  edition: null,
-  downloadUrl: '',
-  ...extra,
-});
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import {
+  analyze,
+  filesUnder,
+  fixture,
+  multipart,
+  resourceMetadata as metadata,
+  upload,
+} from './helpers.js';
 
 describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let member: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    member = await createUser(t.app, admin, 'reader');
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const member = t.user('reader');
 
   const list = async (query = '') => {
     const res = await t.app.inject({ url: `/api/resources${query}`, headers: member.headers });
@@ -231,7 +215,7 @@ describe.each(DIALECTS)('resource catalog (%s)', (dialect) => {
     t.clock.advance(25 * 3600 * 1000);
     await t.app.larder.resources.cleanStaging();
     expect(filesUnder(staging)).toEqual([]);
-    admin = await loginAsAdmin(t.app); // the old access token has expired meanwhile
+    Object.assign(admin, await loginAsAdmin(t.app)); // the old access token has expired meanwhile
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/admin/resources/confirm',

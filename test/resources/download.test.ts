@@ -1,30 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  DIALECTS,
-  loginAsAdmin,
-  testEnvironment,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
 import { fileResponseCases } from '../helpers/file-responses.js';
 import { fixture, sha256, upload } from './helpers.js';
 
 describe.each(DIALECTS)('resource downloads (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let member: Session;
+  const t = useTestApp(dialect);
+  const member = t.user('reader');
   let url: string;
   const bytes = fixture('water-guide.pdf');
   beforeAll(async () => {
-    t = await withTestApp(dialect);
-    const admin = await loginAsAdmin(t.app);
-    member = await createUser(t.app, admin, 'reader');
-    const res = await upload(t.app, admin, 'Überlebens-Handbuch.pdf', { title: 'Handbuch' }, bytes);
+    const res = await upload(
+      t.app,
+      t.admin,
+      'Überlebens-Handbuch.pdf',
+      { title: 'Handbuch' },
+      bytes,
+    );
     url = new URL(res.json().downloadUrl).pathname;
   });
-  afterAll(() => t.dispose());
 
   it('the whole file: type, length, ETag, ranges offered, no compression', async () => {
     const full = await t.app.inject({
@@ -78,9 +72,7 @@ describe.each(DIALECTS)('resource downloads (%s)', (dialect) => {
   );
 
   it('with LARDER_TRUST_PROXY the downloadUrl uses X-Forwarded-Proto and -Host', async () => {
-    const env = testEnvironment(dialect, { LARDER_TRUST_PROXY: 'true' });
-    const proxied = await buildTestApp(dialect, { env });
-    try {
+    await inTestApp(dialect, { extraEnv: { LARDER_TRUST_PROXY: 'true' } }, async (proxied) => {
       const admin = await loginAsAdmin(proxied.app);
       const res = await upload(proxied.app, admin, 'water-guide.pdf', { title: 'Guide' }, bytes);
       const list = await proxied.app.inject({
@@ -94,9 +86,6 @@ describe.each(DIALECTS)('resource downloads (%s)', (dialect) => {
       expect(list.json()[0].downloadUrl).toBe(
         `https://larder.example/api/resources/${res.json().guid}/download`,
       );
-    } finally {
-      await proxied.close();
-      await destroyTestEnvironment(env);
-    }
+    });
   });
 });

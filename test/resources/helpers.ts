@@ -33,6 +33,25 @@ export function multipart(parts: Part[]) {
   };
 }
 
+/** The metadata an admin confirms for an upload: a water guide; override what the test is about. */
+export const resourceMetadata = (extra: Record<string, unknown> = {}) => ({
+  guid: '',
+  title: 'Water guide',
+  description: '# Water\n\nKeep **three litres** per person per day.',
+  tags: ['Water', 'storage'],
+  fileFormat: 'pdf',
+  mimeType: 'application/pdf',
+  fileSize: 0,
+  releaseDate: '2023-04-15',
+  createdAt: 0,
+  updatedAt: 0,
+  author: 'Jane Doe',
+  language: 'en',
+  edition: null,
+  downloadUrl: '',
+  ...extra,
+});
+
 export function analyze(app: FastifyInstance, session: Session, filename: string, data?: Buffer) {
   const body = multipart([{ name: 'file', filename, data: data ?? fixture(filename) }]);
   return app.inject({

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { analyze, filesUnder, fixture, upload } from './helpers.js';
 import { zipOf } from './zip-writer.js';
 
@@ -13,13 +14,8 @@ const pdfOfSize = (size: number) => {
 const meta = { title: 'Anything', description: '', tags: [] };
 
 describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
   // nothing of a refused request may stay behind: no file in the catalog, none in staging
   afterEach(() => {
     expect(filesUnder(path.join(t.config.dataDir, 'staging'))).toEqual([]);
@@ -138,7 +134,7 @@ describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
     }
     t.clock.advance(25 * 3600 * 1000);
     await t.app.larder.resources.cleanStaging();
-    admin = await loginAsAdmin(t.app);
+    Object.assign(admin, await loginAsAdmin(t.app)); // the old access token has expired
   });
 
   it('a metadata part over 64 kB is 413', async () => {

@@ -1,24 +1,12 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createTestClock,
-  createUser,
-  DIALECTS,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { createTestClock, DIALECTS, loginAsAdmin, type Session } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
 import { analyze, filesUnder } from './helpers.js';
 
 describe.each(DIALECTS)('analyze staging area (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const { admin } = t;
   const staged = () => filesUnder(path.join(t.config.dataDir, 'staging'));
   const confirm = (app: typeof t.app, session: Session, payload: object) =>
     app.inject({
@@ -30,7 +18,7 @@ describe.each(DIALECTS)('analyze staging area (%s)', (dialect) => {
 
   it('each admin has their own staging area: another admin cannot confirm my file', async () => {
     const [pdf] = (await analyze(t.app, admin, 'water-guide.pdf')).json() as any[];
-    const other = await createUser(t.app, admin, 'second-admin');
+    const other = await t.createUser('second-admin');
     await t.app.larder.database.db
       .updateTable('users')
       .set({ is_admin: 1 })
@@ -68,14 +56,11 @@ describe.each(DIALECTS)('analyze staging area (%s)', (dialect) => {
     expect(staged().length).toBeGreaterThan(0);
     const later = createTestClock();
     later.advance(t.clock.now() - Date.now() + 25 * 3600 * 1000);
-    const restarted = await buildTestApp(dialect, { env: t.env, clock: later });
-    try {
+    await inTestApp(dialect, { env: t.env, clock: later }, async (restarted) => {
       expect(staged()).toEqual([]);
       const session = await loginAsAdmin(restarted.app);
       const res = await confirm(restarted.app, session, { filename: 'guide.pdf', title: 'Guide' });
       expect(res.statusCode).toBe(404);
-    } finally {
-      await restarted.close();
-    }
+    });
   });
 });

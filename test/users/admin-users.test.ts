@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  createUser,
-  login,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, login, type Session } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -25,9 +19,9 @@ const ADMIN_ROUTES: [method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string][] =
 ];
 
 describe.each(DIALECTS)('admin: users (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let erin: Session;
+  const t = useTestApp(dialect);
+  const { admin } = t;
+  const erin = t.user('erin');
   const api = (method: string, url: string, payload?: object, session: Session | null = admin) =>
     t.app.inject({
       method: method as 'GET',
@@ -35,13 +29,6 @@ describe.each(DIALECTS)('admin: users (%s)', (dialect) => {
       payload,
       headers: session ? session.headers : {},
     });
-
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    erin = await createUser(t.app, admin, 'erin');
-  });
-  afterAll(() => t.dispose());
 
   it.each(ADMIN_ROUTES)('%s %s: 401 without a token, 403 for a non-admin', async (method, url) => {
     const anonymous = await api(method, url, {}, null);
@@ -136,7 +123,7 @@ describe.each(DIALECTS)('admin: users (%s)', (dialect) => {
   });
 
   it('deletes a user (204); an admin cannot delete themselves; unknown ids are 404', async () => {
-    const gone = await createUser(t.app, admin, 'gone-soon');
+    const gone = await t.createUser('gone-soon');
     expect((await api('DELETE', `/api/admin/users/${gone.userId}`)).statusCode).toBe(204);
     expect((await api('DELETE', `/api/admin/users/${gone.userId}`)).statusCode).toBe(404);
     expect(

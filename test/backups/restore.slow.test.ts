@@ -4,18 +4,18 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DIALECTS,
-  buildTestApp,
   createUser,
   destroyTestEnvironment,
   login,
   loginAsAdmin,
   testEnvironment,
-  withTestApp,
 } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
 import { runCli } from '../cli/run-cli.js';
 
 describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) => {
-  let source: Awaited<ReturnType<typeof withTestApp>>;
+  const source = useTestApp('sqlite');
+  const user = source.user('from-backup');
   let good: string;
   let text: string;
   let dir: string;
@@ -32,9 +32,6 @@ describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) =>
   };
 
   beforeAll(async () => {
-    source = await withTestApp('sqlite');
-    const admin = await loginAsAdmin(source.app);
-    const user = await createUser(source.app, admin, 'from-backup');
     for (const name of ['Tins', 'Jars']) {
       // change_log rows: their ids come from a sequence on PostgreSQL
       const res = await source.app.inject({
@@ -53,7 +50,6 @@ describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) =>
     dir = fs.mkdtempSync(path.join(source.config.dataDir, 'bad-'));
   });
   afterAll(async () => {
-    await source.dispose();
     for (const env of envs) await destroyTestEnvironment(env);
   });
 
@@ -106,8 +102,7 @@ describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) =>
 
   it('refuses a database with rows unless --force, which replaces everything', async () => {
     const env = freshEnv();
-    const target = await buildTestApp(dialect, { env });
-    try {
+    await inTestApp(dialect, { env }, async (target) => {
       const admin = await loginAsAdmin(target.app);
       await createUser(target.app, admin, 'only-in-target');
       const refused = await runCli(env, ['restore', good]);
@@ -130,8 +125,6 @@ describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) =>
         payload: { name: 'After restore' },
       });
       expect(category.statusCode, category.body).toBe(201);
-    } finally {
-      await target.close();
-    }
+    });
   }, 180_000);
 });

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { DIALECTS, buildTestApp, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-
-const hasPostgres = DIALECTS.includes('postgres');
-const title = hasPostgres
-  ? 'scheduled backups shared by two instances on one PostgreSQL schema'
-  : 'scheduled backups shared by two instances (skipped: set LARDER_TEST_DATABASE_URL to run on PostgreSQL)';
+import { expect, it } from 'vitest';
+import {
+  buildTestApp,
+  describeOnPostgres,
+  destroyTestEnvironment,
+  testEnvironment,
+} from '../helpers/app.js';
 
 const OWN = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 
-describe.skipIf(!hasPostgres)(title, () => {
+describeOnPostgres('scheduled backups shared by two instances on one schema', () => {
   it('write one backup per interval between them, not one each', async () => {
     const intervalSeconds = 2;
     const windowMs = 9_000;
@@ -21,6 +21,7 @@ describe.skipIf(!hasPostgres)(title, () => {
     const b = await buildTestApp('postgres', { env });
     const started = Date.now();
     try {
+      // a wait about time: both schedules run on the real clock for a few intervals
       await new Promise((resolve) => setTimeout(resolve, windowMs));
     } finally {
       await Promise.all([a.close(), b.close()]);

@@ -2,18 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
-import {
-  DIALECTS,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  withTestApp,
-  type Session,
-} from '../helpers/app.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment, type Session } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from './helpers.js';
 import { runCli } from '../cli/run-cli.js';
 
 /** Keeps changing items, categories and memberships until stopped; counts what succeeded. */
@@ -106,19 +100,14 @@ async function integrityProblems(env: Record<string, string>) {
 }
 
 describe.each(DIALECTS)('backups taken while writes go on (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
+  const t = useTestApp(dialect);
+  const owner = t.user('owner');
   const envs: Record<string, string>[] = [];
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-  });
   afterAll(async () => {
-    await t.dispose();
     for (const env of envs) await destroyTestEnvironment(env);
   });
 
   it('restore to databases that pass the integrity checks', async () => {
-    const admin = await loginAsAdmin(t.app);
-    const owner = await createUser(t.app, admin, 'owner');
     // enough rows that a dump takes a while
     const bulk = Array.from({ length: 3000 }, (_, i) => ({
       id: `bulk-${i}`,
@@ -144,16 +133,12 @@ describe.each(DIALECTS)('backups taken while writes go on (%s)', (dialect) => {
     });
     expect(put.statusCode, put.body).toBe(200);
 
-    const writers = startWriters(t.app, admin, owner);
+    const writers = startWriters(t.app, t.admin, owner);
     const overlapping: number[] = [];
     const names: string[] = [];
     for (let i = 0; i < 3; i++) {
       const before = writers.count();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/backups',
-        headers: admin.headers,
-      });
+      const res = await postBackup(t.app, t.admin);
       expect(res.statusCode, res.body).toBe(201);
       overlapping.push(writers.count() - before);
       names.push(res.json().name);

@@ -4,11 +4,13 @@ import {
   DIALECTS,
   buildTestApp,
   destroyTestEnvironment,
+  itOnPostgres,
   loginAsAdmin,
   testEnvironment,
-  withTestApp,
   type TestDialect,
 } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import { postBackup } from './helpers.js';
 import { runCli } from '../cli/run-cli.js';
 import { fillThroughApi, snapshotThroughApi, type Filled } from './fill.js';
 
@@ -17,28 +19,21 @@ import { fillThroughApi, snapshotThroughApi, type Filled } from './fill.js';
  * into a fresh database of every dialect, and the API answers exactly the same.
  */
 describe('backup round trip from SQLite', () => {
-  let source: Awaited<ReturnType<typeof withTestApp>>;
+  const source = useTestApp('sqlite');
   let filled: Filled;
   let expected: Record<string, unknown>;
   let backupFile: string;
   const envs: Record<string, string>[] = [];
 
   beforeAll(async () => {
-    source = await withTestApp('sqlite');
     filled = await fillThroughApi(source.app);
     await snapshotThroughApi(source.app, filled); // reading conversations marks them delivered
     expected = await snapshotThroughApi(source.app, filled);
-    const admin = await loginAsAdmin(source.app);
-    const res = await source.app.inject({
-      method: 'POST',
-      url: '/api/admin/backups',
-      headers: admin.headers,
-    });
+    const res = await postBackup(source.app, source.admin);
     expect(res.statusCode).toBe(201);
     backupFile = path.join(source.config.backupDir, res.json().name);
   });
   afterAll(async () => {
-    await source.dispose();
     for (const env of envs) await destroyTestEnvironment(env);
   });
 
@@ -68,18 +63,13 @@ describe('backup round trip from SQLite', () => {
     }
   });
 
-  it.runIf(DIALECTS.includes('postgres'))(
+  itOnPostgres(
     'and back: a backup of the PostgreSQL copy restores into SQLite unchanged',
     async () => {
       const onPg = await restoreInto('postgres', backupFile);
       let pgBackup: string;
       try {
-        const admin = await loginAsAdmin(onPg.app);
-        const res = await onPg.app.inject({
-          method: 'POST',
-          url: '/api/admin/backups',
-          headers: admin.headers,
-        });
+        const res = await postBackup(onPg.app, await loginAsAdmin(onPg.app));
         pgBackup = path.join(onPg.config.backupDir, res.json().name);
       } finally {
         await onPg.close();

@@ -37,3 +37,18 @@ describe('npm start', () => {
     }
   }, 180_000);
 });
+
+describe('configuration at start-up', () => {
+  it('an invalid value stops start-up with one clear line', () => {
+    const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, LARDER_PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'larder: invalid configuration: LARDER_PORT: must be a whole number from 0 to 65535 (got "eighty")',
+    );
+  });
+});

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
   DIALECTS,
-  buildTestApp,
-  createUser,
   destroyTestEnvironment,
-  loginAsAdmin,
   testEnvironment,
-  type Session,
-  type TestApp,
 } from '../helpers/app.js';
-import { openSocket } from '../helpers/ws.js';
 import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 describe.each(DIALECTS)('a server killed right after answering 201 (%s)', (dialect) => {
@@ -56,49 +50,3 @@ describe.each(DIALECTS)('a server killed right after answering 201 (%s)', (diale
     }
   }, 180_000);
 });
-
-describe.each(DIALECTS.filter((d) => d === 'postgres'))(
-  'two instances on one PostgreSQL (%s)',
-  (dialect) => {
-    let a: TestApp;
-    let b: TestApp;
-    let anna: Session;
-    let ben: Session;
-    beforeAll(async () => {
-      a = await buildTestApp(dialect);
-      b = await buildTestApp(dialect, { env: a.env });
-      const admin = await loginAsAdmin(a.app);
-      anna = await createUser(a.app, admin, 'anna');
-      ben = await createUser(a.app, admin, 'ben');
-    });
-    afterAll(async () => {
-      await b.close();
-      await a.close();
-      await destroyTestEnvironment(a.env);
-    });
-
-    it("the receiver's socket on B gets what the sender posted to A; the ack reaches A's socket", async () => {
-      const benOnB = await openSocket(b.app, ben.token);
-      const annaOnA = await openSocket(a.app, anna.token);
-      await benOnB.next('hello');
-      await annaOnA.next('hello');
-      const res = await a.app.inject({
-        method: 'POST',
-        url: '/api/messages',
-        headers: anna.headers,
-        payload: { receiverId: ben.userId, body: 'across instances' },
-      });
-      expect(res.statusCode).toBe(201);
-      expect(await benOnB.next('new_message')).toEqual({
-        type: 'new_message',
-        message: res.json(),
-      });
-
-      benOnB.send({ type: 'ack', messageId: res.json().id });
-      const delivered = await annaOnA.next('message_delivered');
-      expect(delivered.messageId).toBe(res.json().id);
-      await benOnB.close();
-      await annaOnA.close();
-    });
-  },
-);

@@ -1,24 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
-  DIALECTS,
-  buildTestApp,
+  describeOnPostgres,
   destroyTestEnvironment,
   login,
   testEnvironment,
 } from '../helpers/app.js';
 import { runCli } from '../cli/run-cli.js';
+import { inTestApp } from '../helpers/fixtures.js';
 import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
 
-const hasPostgres = DIALECTS.includes('postgres');
-const title = hasPostgres
-  ? 'two server processes on one PostgreSQL schema and one data dir'
-  : 'two server processes (skipped: set LARDER_TEST_DATABASE_URL to run on PostgreSQL)';
-
-describe.skipIf(!hasPostgres)(title, () => {
+describeOnPostgres('two server processes on one schema and one data dir', () => {
   let env: Record<string, string>;
   let a: ServerProcess;
   let b: ServerProcess;
@@ -141,8 +136,7 @@ describe.skipIf(!hasPostgres)(title, () => {
       restoredEnvs.push(target);
       const r = await runCli(target, ['restore', path.join(dir, name)]);
       expect(r.code, r.stderr).toBe(0);
-      const t = await buildTestApp('postgres', { env: target });
-      try {
+      await inTestApp('postgres', { env: target }, async (t) => {
         const alice = await login(t.app, 'alice', 'alice-password');
         const inventory = await t.app.inject({
           method: 'GET',
@@ -150,9 +144,7 @@ describe.skipIf(!hasPostgres)(title, () => {
           headers: alice.headers,
         });
         expect(inventory.json().items.map((i: { name: string }) => i.name)).toEqual(['Flour']);
-      } finally {
-        await t.close();
-      }
+      });
     }
   }, 120_000);
 });

@@ -4,14 +4,12 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DIALECTS,
-  buildTestApp,
-  createUser,
   destroyTestEnvironment,
   login,
   loginAsAdmin,
   testEnvironment,
-  type TestApp,
 } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
 import { openSocket } from '../helpers/ws.js';
 import { HAS_SCRIPT, runCli, runCliInTerminal } from './run-cli.js';
 
@@ -104,15 +102,10 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
   });
 
   describe('with a running app', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp(dialect, { env });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(dialect, { env: () => env });
 
     it('backup writes a dump the API lists and prints its path', async () => {
-      const admin = await loginAsAdmin(t.app);
-      await createUser(t.app, admin, 'cli-backup-user');
+      await t.createUser('cli-backup-user');
       const r = await runCli(env, ['backup']);
       expect(r.code).toBe(0);
       const file = r.stdout.trim();
@@ -122,14 +115,13 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
       const list = await t.app.inject({
         method: 'GET',
         url: '/api/admin/backups',
-        headers: admin.headers,
+        headers: t.admin.headers,
       });
       expect(list.json().map((e: { name: string }) => e.name)).toContain(path.basename(file));
     });
 
     it('reset-password reads stdin, changes the password and ends the sessions', async () => {
-      const admin = await loginAsAdmin(t.app);
-      const user = await createUser(t.app, admin, 'forgetful');
+      const user = await t.createUser('forgetful');
       const socket = await openSocket(t.app, user.token);
       await socket.next('hello');
       const r = await runCli(env, ['reset-password', 'Forgetful'], 'a-brand-new-secret\n');
@@ -150,8 +142,7 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
     });
 
     it('reset-password refuses a password of several lines and changes nothing', async () => {
-      const admin = await loginAsAdmin(t.app);
-      await createUser(t.app, admin, 'two-liner');
+      await t.createUser('two-liner');
       const r = await runCli(env, ['reset-password', 'two-liner'], 'first-line-pw\nsecond-line\n');
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/on one line/);
@@ -161,8 +152,7 @@ describe.each(DIALECTS)('larder command line against a database (%s)', (dialect)
     it.skipIf(!HAS_SCRIPT)(
       'on a terminal, reset-password asks twice without echoing (needs util-linux script)',
       async () => {
-        const admin = await loginAsAdmin(t.app);
-        await createUser(t.app, admin, 'typist');
+        await t.createUser('typist');
         const typed = 'typed-on-a-tty-1';
         const ok = await runCliInTerminal(
           env,
