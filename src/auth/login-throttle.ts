@@ -12,7 +12,10 @@ export const ADDRESS_FACTOR = 5;
 
 /** One attempt counted before the password is compared: settle it with the outcome. */
 export interface LoginAttempt {
-  /** the password was right: this attempt is given back and the (username, address) pair cleared */
+  /**
+   * the password was right: the username's counters are cleared (its delay too) and this attempt
+   * is given back to the address
+   */
   succeeded(): Promise<void>;
   /** the password was wrong: the attempt stays counted */
   failed(): void;
@@ -93,7 +96,7 @@ export function createLoginThrottle(options: {
           if (settled) return;
           settled = true;
           await repo.deleteCounter(db, keys.pair);
-          await repo.releaseOne(db, keys.user);
+          await repo.deleteCounter(db, keys.user);
           await repo.releaseOne(db, keys.address);
         },
         failed() {

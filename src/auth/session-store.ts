@@ -24,8 +24,15 @@ interface Entry<T> {
  * access invalidates it here at once, and on the other instances through the event bus
  * (PostgreSQL LISTEN/NOTIFY); entries also expire after AUTH_CACHE_MS.
  */
-export function createSessionStore(deps: { db: Kysely<DB>; bus: EventBus; clock: () => number }) {
+export function createSessionStore(deps: {
+  db: Kysely<DB>;
+  bus: EventBus;
+  clock: () => number;
+  /** SQLite: changes when another process (`larder reset-password`) committed; no bus tells */
+  dataVersion?: () => number;
+}) {
   const { db, bus, clock } = deps;
+  let seenVersion = deps.dataVersion?.();
   const users = new Map<string, Entry<UsersTable | undefined>>();
   const sessions = new Map<string, Entry<CachedSession | null>>();
   /** bumped by every invalidation: a load that started before one is not cached */
@@ -58,6 +65,15 @@ export function createSessionStore(deps: { db: Kysely<DB>; bus: EventBus; clock:
     load: () => Promise<T>,
   ): Promise<T> {
     const now = clock();
+    if (deps.dataVersion) {
+      const version = deps.dataVersion();
+      if (version !== seenVersion) {
+        seenVersion = version;
+        epoch += 1;
+        users.clear();
+        sessions.clear();
+      }
+    }
     const hit = map.get(key);
     if (hit && now - hit.loadedAt < AUTH_CACHE_MS && hit.loadedAt <= now) return hit.value;
     const startedAt = epoch;

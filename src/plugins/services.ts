@@ -77,7 +77,7 @@ async function services(
   });
   const inventory = createInventoryService({ db, bus, clock });
   const inventories = createInventoriesService({ db, clock, inventory });
-  const sessions = createSessionStore({ db, bus, clock });
+  const sessions = createSessionStore({ db, bus, clock, dataVersion: database.dataVersion });
   const users = createUsersService({ db, hasher, inventories, bus, sessions, clock });
   const auth = createAuthService({
     db,
