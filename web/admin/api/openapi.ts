@@ -3476,7 +3476,77 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    patch?: never;
+    /** Admin: edit the metadata (title, description, tags, author, language, edition, releaseDate) of a resource without uploading it again; fields left out stay */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          guid: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            title?: string;
+            description?: string;
+            tags?: string[];
+            author?: string | null;
+            language?: string | null;
+            edition?: string | null;
+            releaseDate?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description A catalog entry */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Resource'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/api/admin/resources/analyze': {
