@@ -2330,6 +2330,165 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inventory/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download every item with its category and location names: format=csv (default; UTF-8 with BOM, CRLF, for spreadsheets) or json. Any signed-in user, on their own inventory */
+    get: {
+      parameters: {
+        query?: {
+          format?: 'csv' | 'json';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the file (Content-Disposition: attachment) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': unknown;
+            'application/json': unknown;
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['ErrorBody'];
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['ErrorBody'];
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['ErrorBody'];
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inventory/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Import items from CSV (text/csv) or JSON (an export, or Grocy's /api/stock): a dry run unless apply=true, which writes it all in one change; any refused row is 400 with each row's line and reason, and nothing is written. Any signed-in user, on their own inventory */
+    post: {
+      parameters: {
+        query?: {
+          /** @description true: write it all in one transaction; default: dry run */
+          apply?: boolean;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description CSV text or JSON, at most 4 MB */
+      requestBody: {
+        content: {
+          'text/csv': unknown;
+          'application/json': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['InventoryImportResult'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/backups': {
     parameters: {
       query?: never;
@@ -3907,6 +4066,22 @@ export interface components {
       expired: components['schemas']['InventoryItem'][];
       /** @description expiryDate from today to today + 30 days */
       expiringSoon: components['schemas']['InventoryItem'][];
+    };
+    InventoryImportResult: {
+      /** @description false for a dry run: nothing was written */
+      applied: boolean;
+      source: 'csv' | 'larder-json' | 'grocy';
+      created: number;
+      updated: number;
+      unchanged: number;
+      categoriesCreated: string[];
+      locationsCreated: string[];
+      rows: {
+        line: number;
+        id: string;
+        name: string;
+        action: 'create' | 'update' | 'unchanged';
+      }[];
     };
     BackupEntry: {
       /** @description file name, ending in .sql.gz */
