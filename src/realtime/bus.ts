@@ -11,6 +11,8 @@ export type BusEvent =
   | { type: 'fullSyncRequired'; userId: string; inventoryId: string | null; reason: string }
   /** the user's sessions ended (password changed, user deleted): close their sockets */
   | { type: 'sessionsEnded'; userId: string }
+  /** an inventory's expiry digest of `day` is ready: each instance pushes it to its members */
+  | { type: 'expiryDigest'; inventoryId: string; day: string }
   | { type: 'messageCreated'; messageId: string; receiverId: string; senderId: string }
   | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number }
   /** a user's first socket opened / last socket closed on an instance */
