@@ -184,3 +184,32 @@ describe.each(DIALECTS)('expiry alerts (%s)', (dialect) => {
     expect((await call(t.app, t.admin, 'DELETE', path)).status).toBe(404);
   });
 });
+
+describe.each(DIALECTS)('expiry days follow LARDER_TZ (%s)', (dialect) => {
+  // 23:30 UTC on 9 March is 08:30 on 10 March in Tokyo (UTC+9)
+  const clock = clockAt(Date.parse('2030-03-09T23:30:00Z'));
+  const t = useTestApp(dialect, {
+    clock,
+    extraEnv: { ...EXPIRY_ENV, LARDER_TZ: 'Asia/Tokyo' },
+  });
+  const [kai] = t.users('kai');
+
+  it("counts days and the digest hour in the server's time zone, not UTC", async () => {
+    await seedBasics(t.app, kai);
+    await call(
+      t.app,
+      kai,
+      'PUT',
+      '/api/inventory/items/tofu',
+      itemBody({ expiryDate: '2030-03-10' }),
+    );
+    const res = await call(t.app, kai, 'GET', '/api/inventory/expiring');
+    expect(res.body).toMatchObject({ today: '2030-03-10', timeZone: 'Asia/Tokyo' });
+    expect(res.body.items).toEqual([expect.objectContaining({ id: 'tofu', daysLeft: 0 })]);
+    const socket = await openSocket(t.app, kai.token);
+    await socket.next('hello');
+    await t.app.larder.expiry.runDigests(); // 08:30 in Tokyo: past the default hour 8
+    expect(await socket.next('expiryDigest', 2000)).toMatchObject({ day: '2030-03-10' });
+    await socket.close();
+  });
+});
