@@ -9,6 +9,7 @@ import { createNamedService } from './named/named.service.js';
 import { createSettingsService } from './settings/settings.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
+import { createSnapshotCache } from './sync/snapshot.cache.js';
 import { createSyncService } from './sync/sync.service.js';
 
 /** Change-log rows (and so tombstones) are kept this long; older `since` values need a full sync. */
@@ -27,7 +28,8 @@ export function createInventoryService(deps: {
   clock: () => number;
 }) {
   const { db, clock } = deps;
-  const mutate = createMutate(deps);
+  const cache = createSnapshotCache();
+  const mutate = createMutate({ ...deps, afterWrite: (inventoryId) => cache.forget(inventoryId) });
 
   async function pruneHistory(): Promise<number> {
     const cutoff = clock() - HISTORY_MS;
@@ -35,7 +37,7 @@ export function createInventoryService(deps: {
   }
 
   return {
-    sync: createSyncService({ db }),
+    sync: createSyncService({ db, cache }),
     replace: createReplaceService({ mutate }),
     summary: createSummaryService({ db, clock }),
     items: createItemsService({ db, mutate }),

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { timeSlicer } from '../../db/prepared.js';
+import { mapPaced } from '../sync/sync.service.js';
 import type { DB } from '../../db/types.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
 import { toItem, toSettings } from '../inventory.mapper.js';
@@ -70,11 +72,12 @@ export function createSummaryService(deps: { db: Kysely<DB>; clock: () => number
   return {
     async summary(caller: Caller): Promise<Summary> {
       const inventoryId = inventoryOf(caller);
+      const pace = timeSlicer();
       const [items, settings] = await readConsistently(
         db,
         async (trx) =>
           [
-            (await listItems(trx, inventoryId)).map(toItem),
+            await mapPaced(await listItems(trx, inventoryId, -1, pace), toItem, pace),
             toSettings(await listSettings(trx, inventoryId)),
           ] as const,
       );

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { timeSlicer } from '../../db/prepared.js';
 import type { Executor } from '../../db/executor.js';
 import type { ChangeEntity, DB } from '../../db/types.js';
 import { AppError, badRequest } from '../../http/errors.js';
@@ -9,14 +10,45 @@ import { listItems } from '../items/items.repository.js';
 import { listNamed } from '../named/named.repository.js';
 import { listSettings } from '../settings/settings.repository.js';
 import type { Named } from '../inventory.schemas.js';
+import {
+  etagOf,
+  serializeSnapshot,
+  type SnapshotBytes,
+  type SnapshotCache,
+} from './snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
 
+export type CachedSnapshot =
+  { notModified: true; etag: string } | { notModified: false; etag: string; bytes: SnapshotBytes };
+
+/** If-None-Match against one strong tag: a list of tags, weak ones compared weakly, or `*`. */
+function etagMatches(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === etag || t === '*');
+}
+
+/** `list.map(fn)`, awaiting `pace` every few thousand entries. */
+export async function mapPaced<T, U>(list: T[], fn: (x: T) => U, pace: () => Promise<void>) {
+  const out: U[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    out[i] = fn(list[i]!);
+    if (i % 2000 === 1999) await pace();
+  }
+  return out;
+}
+
 /** The whole inventory as GET /api/inventory answers it; also what PUT /api/inventory returns. */
-export async function loadSnapshot(trx: Executor, inventoryId: string): Promise<Snapshot> {
+export async function loadSnapshot(
+  trx: Executor,
+  inventoryId: string,
+  pace: () => Promise<void> = timeSlicer(),
+): Promise<Snapshot> {
   const inventory = await findInventory(trx, inventoryId);
   if (!inventory) throw noInventory();
   const [items, categories, locations, settings] = [
-    await listItems(trx, inventoryId),
+    await listItems(trx, inventoryId, -1, pace),
     await listNamed(trx, 'categories', inventoryId),
     await listNamed(trx, 'locations', inventoryId),
     await listSettings(trx, inventoryId),
@@ -25,7 +57,7 @@ export async function loadSnapshot(trx: Executor, inventoryId: string): Promise<
     inventoryId,
     name: inventory.name,
     revision: Number(inventory.revision),
-    items: items.map(toItem),
+    items: await mapPaced(items, toItem, pace),
     categories: categories.map(toNamed),
     locations: locations.map(toNamed),
     settings: toSettings(settings),
@@ -48,7 +80,8 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
       `Changes since revision ${since} are no longer kept; fetch GET /api/inventory instead`,
     );
   }
-  const items = (await listItems(trx, inventoryId, since)).map(toItem);
+  const pace = timeSlicer();
+  const items = await mapPaced(await listItems(trx, inventoryId, since, pace), toItem, pace);
   const categories = (await listNamed(trx, 'categories', inventoryId, since)).map(toNamed);
   const locations = (await listNamed(trx, 'locations', inventoryId, since)).map(toNamed);
   const settings = toSettings(await listSettings(trx, inventoryId, since));
@@ -82,9 +115,50 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
  * Full and delta sync: the whole inventory, or what changed after a revision, each read in one
  * consistent snapshot. Sync reads every table of the feature, through the table's repository.
  */
-export function createSyncService(deps: { db: Kysely<DB> }) {
-  const { db } = deps;
+export function createSyncService(deps: { db: Kysely<DB>; cache: SnapshotCache }) {
+  const { db, cache } = deps;
+  /** Loads in flight per inventory and revision: concurrent misses share one load. */
+  const loading = new Map<string, Promise<SnapshotBytes>>();
+
+  async function load(inventoryId: string): Promise<SnapshotBytes> {
+    const pace = timeSlicer();
+    const snapshot = await readConsistently(db, (trx) => loadSnapshot(trx, inventoryId, pace));
+    // the snapshot may be newer than the revision just read (a write in between): kept under its own
+    return cache.store(inventoryId, snapshot.revision, await serializeSnapshot(snapshot, pace));
+  }
+
   return {
+    /**
+     * GET /api/inventory as bytes: `notModified` when `ifNoneMatch` names the current revision,
+     * else the serialized snapshot, from the cache when it holds the current revision.
+     */
+    async snapshotBytes(caller: Caller, ifNoneMatch?: string): Promise<CachedSnapshot> {
+      const inventoryId = inventoryOf(caller);
+      const inventory = await findInventory(db, inventoryId);
+      if (!inventory) throw noInventory();
+      const revision = Number(inventory.revision);
+      const etag = etagOf(inventoryId, revision);
+      if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) {
+        return { notModified: true, etag };
+      }
+      const hit = cache.get(inventoryId, revision);
+      if (hit) return { notModified: false, etag, bytes: hit };
+      const key = `${revision}-${inventoryId}`;
+      let pending = loading.get(key);
+      if (!pending) {
+        pending = load(inventoryId).finally(() => loading.delete(key));
+        loading.set(key, pending);
+      }
+      const bytes = await pending;
+      return { notModified: false, etag: bytes.etag, bytes };
+    },
+
+    /** Serializes a snapshot just written (PUT's answer) and keeps it for the next reads. */
+    async remember(snapshot: Snapshot): Promise<SnapshotBytes> {
+      const json = await serializeSnapshot(snapshot, timeSlicer());
+      return cache.store(snapshot.inventoryId, snapshot.revision, json);
+    },
+
     snapshot(caller: Caller): Promise<Snapshot> {
       const inventoryId = inventoryOf(caller);
       return readConsistently(db, (trx) => loadSnapshot(trx, inventoryId));
