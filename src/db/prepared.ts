@@ -61,6 +61,9 @@ export function bulkInsert(table: string, columns: readonly string[]) {
   };
 }
 
+/** Lets the event loop run (I/O, timers) before going on. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Returns a function to await between slices of long synchronous work (SQLite statements run
  * on the event loop): it yields to the loop (setImmediate, so I/O and timers run) once `sliceMs`
@@ -71,7 +74,7 @@ export function timeSlicer(sliceMs = 20): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < sliceMs) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
     since = performance.now();
   };
 }

@@ -83,10 +83,12 @@ export function createReplaceService(deps: { mutate: Mutate }) {
         }));
         const wantedIds = new Set(wanted.map((w) => w.id));
         const removed = [...current.keys()].filter((id) => !wantedIds.has(id));
-        const changed = wanted.filter((w) => {
+        const changed: ItemsTable[] = [];
+        for (const [i, w] of wanted.entries()) {
           const stored = current.get(w.id);
-          return !stored || !sameItemContent(stored, w, true);
-        });
+          if (!stored || !sameItemContent(stored, w, true)) changed.push(w);
+          if (i % 2000 === 1999) await pace();
+        }
         await pace();
         await items.deleteItems(trx, inventoryId, [...removed, ...changed.map((c) => c.id)], pace);
         await syncNamed(ctx, 'categories', 'category', body.categories);

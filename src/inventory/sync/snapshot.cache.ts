@@ -1,44 +1,10 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import fastJson from 'fast-json-stringify';
-import { ItemSchema, NamedSchema } from '../inventory.schemas.js';
-import { SnapshotSchema, type Snapshot } from './sync.schemas.js';
 
 const gzip = promisify(zlib.gzip);
 
 /** Bytes of serialized snapshots (plain + gzip) kept in memory at most, over all inventories. */
 export const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
-/** Items serialized per slice: the loop may serve others between slices. */
-const ITEMS_PER_SLICE = 2000;
-
-const refs = { InventoryItem: ItemSchema, InventoryNamed: NamedSchema };
-const stringifySnapshot = fastJson(SnapshotSchema, { schema: refs });
-const stringifyItems = fastJson(
-  { type: 'array', items: { $ref: 'InventoryItem' } },
-  { schema: refs },
-);
-
-/**
- * The snapshot as JSON, its items serialized a slice at a time with `pace` awaited between
- * slices (fast-json-stringify, the same output as the route's serializer).
- */
-export async function serializeSnapshot(
-  snapshot: Snapshot,
-  pace: () => Promise<void>,
-): Promise<Buffer> {
-  // names are JSON strings (a quote inside is escaped): the first `,"items":[]` is the key
-  const shell = stringifySnapshot({ ...snapshot, items: [] });
-  const at = shell.indexOf(',"items":[]') + ',"items":['.length;
-  const parts: string[] = [shell.slice(0, at)];
-  for (let i = 0; i < snapshot.items.length; i += ITEMS_PER_SLICE) {
-    const json = stringifyItems(snapshot.items.slice(i, i + ITEMS_PER_SLICE));
-    parts.push(i === 0 ? json.slice(1, -1) : `,${json.slice(1, -1)}`);
-    await pace();
-  }
-  parts.push(shell.slice(at));
-  return Buffer.from(parts.join(''));
-}
-
 export interface SnapshotBytes {
   inventoryId: string;
   revision: number;

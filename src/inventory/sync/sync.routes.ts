@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { callerOf } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
 import { common, WHO } from '../inventory.schemas.js';
+import { yieldToLoop } from '../../db/prepared.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '../inventory.limits.js';
 import type { ReplaceService } from './replace.service.js';
 import { ReplaceInput } from './sync.schemas.js';
@@ -70,6 +71,8 @@ export function syncRoutes(deps: {
           if (Array.isArray(items) && items.length > MAX_ITEMS_PER_INVENTORY) {
             throw inventoryFull(items.length);
           }
+          // parsing and validating a large body are two blocks of the loop: not one after the other
+          if (Array.isArray(items) && items.length > 1000) await yieldToLoop();
         },
         schema: {
           ...common,
@@ -104,7 +107,11 @@ export function syncRoutes(deps: {
           response: { 200: Type.Ref('InventoryChanges'), ...errors(400, 401, 409, 410) },
         },
       },
-      (request) => sync.changes(callerOf(request), request.query.since, request.query.inventoryId),
+      async (request, reply) => {
+        const { since, inventoryId } = request.query;
+        const json = await sync.changesBytes(callerOf(request), since, inventoryId);
+        return reply.type('application/json; charset=utf-8').send(json);
+      },
     );
   };
 }

@@ -10,12 +10,8 @@ import { listItems } from '../items/items.repository.js';
 import { listNamed } from '../named/named.repository.js';
 import { listSettings } from '../settings/settings.repository.js';
 import type { Named } from '../inventory.schemas.js';
-import {
-  etagOf,
-  serializeSnapshot,
-  type SnapshotBytes,
-  type SnapshotCache,
-} from './snapshot.cache.js';
+import { serializeChanges, serializeSnapshot } from './serialize.js';
+import { etagOf, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
 
 export type CachedSnapshot =
@@ -174,6 +170,11 @@ export function createSyncService(deps: { db: Kysely<DB>; cache: SnapshotCache }
         throw fullSyncRequired('You now belong to another inventory; fetch GET /api/inventory');
       }
       return readConsistently(db, (trx) => loadChanges(trx, inventoryId, since));
+    },
+
+    /** `changes` serialized, a slice of items at a time (a `since` of 0 is every item). */
+    async changesBytes(caller: Caller, since: number, expectedInventoryId?: string) {
+      return serializeChanges(await this.changes(caller, since, expectedInventoryId), timeSlicer());
     },
   };
 }
