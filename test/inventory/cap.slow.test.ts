@@ -43,7 +43,7 @@ describe.each(DIALECTS)('an inventory at the items cap (%s)', (dialect) => {
     expect((await api('POST', '/api/inventory/items', itemBody({ id: 'two-more' }))).status).toBe(
       422,
     );
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the event loop at the items cap (sqlite)', () => {
@@ -89,5 +89,5 @@ describe('the event loop at the items cap (sqlite)', () => {
         stallMs: expect.toSatisfy((ms: number) => ms <= Math.max(250, 0.5 * elapsed)),
       });
     }
-  }, 120_000);
+  }, 300_000);
 });

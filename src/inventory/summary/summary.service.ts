@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import { timeSlicer } from '../../db/prepared.js';
-import { mapPaced } from '../sync/sync.service.js';
 import type { DB } from '../../db/types.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { toItem, toSettings } from '../inventory.mapper.js';
+import { mapPaced, toItem, toSettings } from '../inventory.mapper.js';
 import { readConsistently } from '../inventory.repository.js';
 import type { Item, Settings } from '../inventory.schemas.js';
 import { listItems } from '../items/items.repository.js';

@@ -12,11 +12,16 @@ import { ChangesSchema, SnapshotSchema, type Changes, type Snapshot } from './sy
 const ITEMS_PER_SLICE = 2000;
 
 const refs = { InventoryItem: ItemSchema, InventoryNamed: NamedSchema };
-const stringifySnapshot = fastJson(SnapshotSchema, { schema: refs });
-const stringifyChanges = fastJson(ChangesSchema, { schema: refs });
-const stringifyItems = fastJson(
-  { type: 'array', items: { $ref: 'InventoryItem' } },
-  { schema: refs },
+
+/** Compiled on first use, not at start-up (start-up does no work it can defer). */
+function lazy<T>(compile: () => (value: T) => string): (value: T) => string {
+  let fn: ((value: T) => string) | null = null;
+  return (value) => (fn ??= compile())(value);
+}
+const stringifySnapshot = lazy<Snapshot>(() => fastJson(SnapshotSchema, { schema: refs }));
+const stringifyChanges = lazy<Changes>(() => fastJson(ChangesSchema, { schema: refs }));
+const stringifyItems = lazy<unknown[]>(() =>
+  fastJson({ type: 'array', items: { $ref: 'InventoryItem' } }, { schema: refs }),
 );
 
 async function withItems<T extends { items: unknown[] }>(

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/executor.js';
 import type { ChangeEntity, DB } from '../../db/types.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { inventoryOf, noInventory, type Caller } from '../inventory.caller.js';
-import { toItem, toNamed, toSettings } from '../inventory.mapper.js';
+import { mapPaced, toItem, toNamed, toSettings } from '../inventory.mapper.js';
 import { findInventory, readConsistently, tombstonesSince } from '../inventory.repository.js';
 import { listItems } from '../items/items.repository.js';
 import { listNamed } from '../named/named.repository.js';
@@ -23,16 +23,6 @@ function etagMatches(header: string, etag: string): boolean {
     .split(',')
     .map((t) => t.trim().replace(/^W\//, ''))
     .some((t) => t === etag || t === '*');
-}
-
-/** `list.map(fn)`, awaiting `pace` every few thousand entries. */
-export async function mapPaced<T, U>(list: T[], fn: (x: T) => U, pace: () => Promise<void>) {
-  const out: U[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    out[i] = fn(list[i]!);
-    if (i % 2000 === 1999) await pace();
-  }
-  return out;
 }
 
 /** The whole inventory as GET /api/inventory answers it; also what PUT /api/inventory returns. */
