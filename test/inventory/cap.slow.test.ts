@@ -66,6 +66,8 @@ describe('the event loop at the items cap (sqlite)', () => {
     const steps: [string, () => Promise<number>][] = [
       ['PUT of the cap', () => send('PUT', '/api/inventory', full)],
       ['PUT changing every item', () => send('PUT', '/api/inventory', changed)],
+      // a PATCH bumps the revision: the next GET loads and serializes the whole inventory
+      ['PATCH of one item', () => send('PATCH', '/api/inventory/items/item-3', { quantity: 1 })],
       ['GET /api/inventory (not cached)', () => send('GET', '/api/inventory')],
       ['GET /api/inventory (cached)', () => send('GET', '/api/inventory')],
       ['changes?since=0', () => send('GET', '/api/inventory/changes?since=0')],
