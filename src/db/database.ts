@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -45,7 +46,9 @@ export async function createDatabase(
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({
+      dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }),
+    });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {
       db,

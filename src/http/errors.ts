@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'conflict'
   | 'stale_update'
+  | 'inventory_full'
   | 'full_sync_required'
   | 'precondition_failed'
   | 'payload_too_large'

@@ -23,6 +23,16 @@ export function toItem(row: ItemsTable): Item {
   };
 }
 
+/** `list.map(fn)`, awaiting `pace` every few thousand entries. */
+export async function mapPaced<T, U>(list: T[], fn: (x: T) => U, pace: () => Promise<void>) {
+  const out: U[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    out[i] = fn(list[i]!);
+    if (i % 2000 === 1999) await pace();
+  }
+  return out;
+}
+
 export function toNamed(row: NamedEntityTable): Named {
   return { id: Number(row.id), name: row.name };
 }

@@ -3,7 +3,9 @@ import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import type { AppError } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
+import { timeSlicer } from '../db/prepared.js';
 import { noInventory } from './inventory.caller.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull, itemCount } from './inventory.limits.js';
 import * as repo from './inventory.repository.js';
 
 /** The open write: rows written now carry `revision`; push one record per changed entity. */
@@ -13,6 +15,13 @@ export interface MutationContext {
   revision: number;
   now: number;
   changes: repo.ChangeRecord[];
+  /**
+   * New items this write created: count every one. When above zero, mutate refuses the write
+   * (422 inventory_full, rolled back) if the inventory then holds more than the cap.
+   */
+  itemsAdded: number;
+  /** Await between slices of a long write: yields to the event loop every ~20 ms. */
+  pace: () => Promise<void>;
 }
 
 /** `missing` is the error when the inventory does not exist (409 for a caller's own one). */
@@ -27,8 +36,14 @@ export type Mutate = <T>(
  * its rows, then (only if something changed) bumps the revision and writes the change log. After
  * commit it publishes inventoryUpdated so every member's sockets hear of it.
  */
-export function createMutate(deps: { db: Kysely<DB>; bus: EventBus; clock: () => number }): Mutate {
-  const { db, bus, clock } = deps;
+export function createMutate(deps: {
+  db: Kysely<DB>;
+  bus: EventBus;
+  clock: () => number;
+  /** Called after the commit of every write that bumped the revision (the snapshot cache). */
+  afterWrite?: (inventoryId: string, revision: number) => void;
+}): Mutate {
+  const { db, bus, clock, afterWrite } = deps;
   return async (inventoryId, work, missing = noInventory) => {
     const { result, revision } = await db.transaction().execute(async (trx) => {
       const inventory = await repo.lockInventory(trx, inventoryId);
@@ -39,15 +54,22 @@ export function createMutate(deps: { db: Kysely<DB>; bus: EventBus; clock: () =>
         revision: Number(inventory.revision) + 1,
         now: clock(),
         changes: [],
+        itemsAdded: 0,
+        pace: timeSlicer(),
       };
       const result = await work(ctx);
       if (ctx.changes.length === 0) return { result, revision: null };
+      if (ctx.itemsAdded > 0) {
+        const count = await itemCount(trx, inventoryId);
+        if (count > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(count);
+      }
       const bumped = await repo.bumpRevision(trx, inventoryId);
       if (bumped !== ctx.revision) throw new Error('inventory revision moved during a write');
-      await repo.insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes);
+      await repo.insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes, ctx.pace);
       return { result, revision: bumped };
     });
     if (revision !== null) {
+      afterWrite?.(inventoryId, revision);
       void bus.publishAfterCommit({ type: 'inventoryUpdated', inventoryId, revision });
     }
     return result;

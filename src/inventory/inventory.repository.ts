@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isPostgres, type Executor } from '../db/executor.js';
-import type { ChangeEntity, ChangeOp, DB } from '../db/types.js';
+import { Prepared, bulkInsert } from '../db/prepared.js';
+import type { ChangeEntity, ChangeOp, DB, InventoriesTable } from '../db/types.js';
 
 /**
  * The inventory's own row (name, revision, history floor) and its change log: the only queries
@@ -23,11 +24,7 @@ export function readConsistently<T>(db: Kysely<DB>, work: (trx: Executor) => Pro
 
 /** Reads the inventory row without locking it. */
 export function findInventory(db: Executor, id: string) {
-  return db
-    .selectFrom('inventories')
-    .select(['id', 'name', 'revision', 'history_floor'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return lockSelect.first(db, [id]);
 }
 
 /**
@@ -35,12 +32,13 @@ export function findInventory(db: Executor, id: string) {
  * one inventory take turns (SQLite transactions are serialized anyway).
  */
 export function lockInventory(db: Executor, id: string) {
-  const query = db
-    .selectFrom('inventories')
-    .select(['id', 'name', 'revision', 'history_floor'])
-    .where('id', '=', id);
-  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+  return (isPostgres(db) ? lockForUpdate : lockSelect).first(db, [id]);
 }
+
+type InventoryRow = Pick<InventoriesTable, 'id' | 'name' | 'revision' | 'history_floor'>;
+const inventoryColumns = 'select "id", "name", "revision", "history_floor" from "inventories"';
+const lockSelect = new Prepared<InventoryRow>(`${inventoryColumns} where "id" = ?`);
+const lockForUpdate = new Prepared<InventoryRow>(`${inventoryColumns} where "id" = ? for update`);
 
 export async function setInventoryName(db: Executor, id: string, name: string): Promise<void> {
   await db.updateTable('inventories').set({ name }).where('id', '=', id).execute();
@@ -48,14 +46,14 @@ export async function setInventoryName(db: Executor, id: string, name: string): 
 
 /** Bumps the inventory's revision and returns the new one. Call inside the mutating transaction. */
 export async function bumpRevision(db: Executor, inventoryId: string): Promise<number> {
-  const row = await db
-    .updateTable('inventories')
-    .set((eb) => ({ revision: eb('revision', '+', 1) }))
-    .where('id', '=', inventoryId)
-    .returning('revision')
-    .executeTakeFirstOrThrow();
+  const row = await bump.first(db, [inventoryId]);
+  if (!row) throw new Error(`inventory ${inventoryId} vanished during a write`);
   return Number(row.revision);
 }
+
+const bump = new Prepared<{ revision: number }>(
+  'update "inventories" set "revision" = "revision" + 1 where "id" = ? returning "revision"',
+);
 
 /** One changed entity of a write: becomes one change-log row. */
 export interface ChangeRecord {
@@ -64,28 +62,25 @@ export interface ChangeRecord {
   op: ChangeOp;
 }
 
+const insertChangeRows = bulkInsert('change_log', [
+  'inventory_id',
+  'revision',
+  'entity',
+  'entity_id',
+  'op',
+  'changed_at',
+]);
+
 export async function insertChanges(
   db: Executor,
   inventoryId: string,
   revision: number,
   changedAt: number,
   changes: ChangeRecord[],
+  pace?: () => Promise<void>,
 ): Promise<void> {
-  for (const part of chunks(changes)) {
-    await db
-      .insertInto('change_log')
-      .values(
-        part.map((c) => ({
-          inventory_id: inventoryId,
-          revision,
-          entity: c.entity,
-          entity_id: c.entityId,
-          op: c.op,
-          changed_at: changedAt,
-        })),
-      )
-      .execute();
-  }
+  const rows = changes.map((c) => [inventoryId, revision, c.entity, c.entityId, c.op, changedAt]);
+  await insertChangeRows(db, rows, pace);
 }
 
 /** Ids of the entities deleted after revision `since` (they may have been re-created since). */

@@ -10,6 +10,7 @@ import { createSettingsService } from './settings/settings.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
 import { createTransferService } from './transfer/transfer.service.js';
+import { createSnapshotCache } from './sync/snapshot.cache.js';
 import { createSyncService } from './sync/sync.service.js';
 
 /** Change-log rows (and so tombstones) are kept this long; older `since` values need a full sync. */
@@ -28,7 +29,8 @@ export function createInventoryService(deps: {
   clock: () => number;
 }) {
   const { db, clock } = deps;
-  const mutate = createMutate(deps);
+  const cache = createSnapshotCache();
+  const mutate = createMutate({ ...deps, afterWrite: (inventoryId) => cache.forget(inventoryId) });
 
   async function pruneHistory(): Promise<number> {
     const cutoff = clock() - HISTORY_MS;
@@ -36,7 +38,7 @@ export function createInventoryService(deps: {
   }
 
   return {
-    sync: createSyncService({ db }),
+    sync: createSyncService({ db, cache }),
     replace: createReplaceService({ mutate }),
     summary: createSummaryService({ db, clock }),
     items: createItemsService({ db, mutate }),

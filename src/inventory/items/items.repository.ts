@@ -1,49 +1,123 @@
+import { Prepared, ROWS_PER_INSERT, bulkInsert } from '../../db/prepared.js';
 import type { Executor } from '../../db/executor.js';
 import type { ItemsTable } from '../../db/types.js';
-import { chunks } from '../inventory.repository.js';
 
-export function listItems(db: Executor, inventoryId: string, sinceRevision = -1) {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('revision', '>', sinceRevision)
-    .orderBy('id')
-    .execute();
+/**
+ * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page
+ * of a snapshot costs the statement's execution, not Kysely's query building.
+ */
+
+const COLUMNS = [
+  'inventory_id',
+  'id',
+  'name',
+  'category_id',
+  'location_id',
+  'quantity',
+  'unit',
+  'unit_price',
+  'kcal_per_kg',
+  'expiry_date',
+  'notes',
+  'last_updated',
+  'revision',
+] as const satisfies readonly (keyof ItemsTable)[];
+const SELECT = `select ${COLUMNS.map((c) => `"${c}"`).join(', ')} from "items"`;
+
+/** Rows per page of a long read: a page is a few milliseconds of the event loop. */
+export const ITEMS_PAGE = 1000;
+
+// `+"revision"` keeps SQLite on the primary key (ordered by id) instead of the revision index
+// plus a sort: a page must not cost a scan of everything changed since `since`.
+const page = new Prepared<ItemsTable>(
+  `${SELECT} where "inventory_id" = ? and "id" > ? and +"revision" > ? order by "id" limit ${ITEMS_PAGE}`,
+);
+const changedSince = new Prepared<ItemsTable>(
+  `${SELECT} where "inventory_id" = ? and "revision" > ? order by "id"`,
+);
+const countChangedSince = new Prepared<{ n: number | string }>(
+  'select count(*) as "n" from "items" where "inventory_id" = ? and "revision" > ?',
+);
+
+/**
+ * The items changed after `sinceRevision` (all of them by default), ordered by id. Large reads
+ * go page by page on the primary key, awaiting `pace` between pages (inside the caller's
+ * transaction, so the pages are one consistent read); a small delta is one query on the
+ * revision index.
+ */
+export async function listItems(
+  db: Executor,
+  inventoryId: string,
+  sinceRevision = -1,
+  pace?: () => Promise<void>,
+): Promise<ItemsTable[]> {
+  if (sinceRevision > 0) {
+    const n = Number((await countChangedSince.first(db, [inventoryId, sinceRevision]))?.n ?? 0);
+    if (n <= ITEMS_PAGE) return changedSince.all(db, [inventoryId, sinceRevision]);
+  }
+  const out: ItemsTable[] = [];
+  let after = '';
+  for (;;) {
+    const rows = await page.all(db, [inventoryId, after, sinceRevision]);
+    for (const row of rows) out.push(row);
+    if (rows.length < ITEMS_PAGE) return out;
+    after = rows[rows.length - 1]!.id;
+    if (pace) await pace();
+  }
 }
+
+const findOne = new Prepared<ItemsTable>(`${SELECT} where "inventory_id" = ? and "id" = ?`);
 
 export function findItem(db: Executor, inventoryId: string, id: string) {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findOne.first(db, [inventoryId, id]);
 }
 
-export async function upsertItem(db: Executor, row: ItemsTable): Promise<void> {
-  const { inventory_id: _inventory, id: _id, ...fields } = row;
-  await db
-    .insertInto('items')
-    .values(row)
-    .onConflict((oc) => oc.columns(['inventory_id', 'id']).doUpdateSet(fields))
-    .execute();
+const values = (row: ItemsTable) => COLUMNS.map((c) => row[c]);
+const FIELDS = COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
+const insertOne = new Prepared(
+  `insert into "items" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
+);
+const updateOne = new Prepared(
+  `update "items" set ${FIELDS.map((c) => `"${c}" = ?`).join(', ')} where "inventory_id" = ? and "id" = ?`,
+);
+
+/** Writes the row: an update when `exists`, else an insert (the caller read it in this transaction). */
+export async function writeItem(db: Executor, row: ItemsTable, exists: boolean): Promise<void> {
+  if (exists) await updateOne.run(db, [...FIELDS.map((c) => row[c]), row.inventory_id, row.id]);
+  else await insertOne.run(db, values(row));
 }
 
-export async function insertItems(db: Executor, rows: ItemsTable[]): Promise<void> {
-  for (const part of chunks(rows)) await db.insertInto('items').values(part).execute();
+const insertRows = bulkInsert('items', COLUMNS);
+
+export async function insertItems(
+  db: Executor,
+  rows: ItemsTable[],
+  pace?: () => Promise<void>,
+): Promise<void> {
+  await insertRows(db, rows.map(values), pace);
 }
 
-export async function deleteItems(db: Executor, inventoryId: string, ids: string[]) {
+const deleteWhere = (n: number) =>
+  new Prepared(
+    `delete from "items" where "inventory_id" = ? and "id" in (${Array(n).fill('?').join(', ')})`,
+  );
+const deleteMany = deleteWhere(ROWS_PER_INSERT);
+const deleteOne = deleteWhere(1);
+
+/** Deletes the items; two statement shapes (ROWS_PER_INSERT ids, then one by one). */
+export async function deleteItems(
+  db: Executor,
+  inventoryId: string,
+  ids: string[],
+  pace?: () => Promise<void>,
+) {
   let deleted = 0;
-  for (const part of chunks(ids)) {
-    const result = await db
-      .deleteFrom('items')
-      .where('inventory_id', '=', inventoryId)
-      .where('id', 'in', part)
-      .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
+  let i = 0;
+  for (; i + ROWS_PER_INSERT <= ids.length; i += ROWS_PER_INSERT) {
+    deleted += await deleteMany.run(db, [inventoryId, ...ids.slice(i, i + ROWS_PER_INSERT)]);
+    if (pace) await pace();
   }
+  for (; i < ids.length; i++) deleted += await deleteOne.run(db, [inventoryId, ids[i]]);
   return deleted;
 }
 

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { Prepared, timeSlicer } from '../../db/prepared.js';
 import type { DB, ItemsTable } from '../../db/types.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
 import { itemFields, sameItemContent, toItem, type ItemFields } from '../inventory.mapper.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
+import { readConsistently } from '../inventory.repository.js';
 import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
-import { findNamed } from '../named/named.repository.js';
 import * as repo from './items.repository.js';
 
 interface Written {
@@ -23,24 +24,57 @@ function staleUpdate(row: ItemsTable, given: number): AppError {
   );
 }
 
-/** Categories and locations an item points at must exist in the same inventory. */
-async function checkReferences(ctx: MutationContext, fields: ItemFields): Promise<void> {
-  if (!(await findNamed(ctx.trx, 'categories', ctx.inventoryId, fields.category_id))) {
+const checkBoth = new Prepared<{ category: number | null; location: number | null }>(
+  'select (select 1 from "categories" where "inventory_id" = ? and "id" = ?) as "category", ' +
+    '(select 1 from "locations" where "inventory_id" = ? and "id" = ?) as "location"',
+);
+
+/**
+ * Categories and locations an item points at must exist in the same inventory: one query for
+ * both, none when the item keeps those of its stored row (a category in use cannot be deleted).
+ */
+async function checkReferences(
+  ctx: MutationContext,
+  fields: ItemFields,
+  existing: ItemsTable | undefined,
+): Promise<void> {
+  if (
+    existing &&
+    Number(existing.category_id) === fields.category_id &&
+    Number(existing.location_id) === fields.location_id
+  ) {
+    return;
+  }
+  const { inventoryId } = ctx;
+  const found = await checkBoth.first(ctx.trx, [
+    inventoryId,
+    fields.category_id,
+    inventoryId,
+    fields.location_id,
+  ]);
+  if (found?.category == null) {
     throw badRequest(
       `body.categoryId: there is no category ${fields.category_id} in your inventory`,
     );
   }
-  if (!(await findNamed(ctx.trx, 'locations', ctx.inventoryId, fields.location_id))) {
+  if (found.location == null) {
     throw badRequest(
       `body.locationId: there is no location ${fields.location_id} in your inventory`,
     );
   }
 }
 
-async function write(ctx: MutationContext, id: string, fields: ItemFields): Promise<Item> {
-  await checkReferences(ctx, fields);
+/** Writes the item over `existing` (read in this transaction) or as a new one. */
+async function write(
+  ctx: MutationContext,
+  id: string,
+  fields: ItemFields,
+  existing: ItemsTable | undefined,
+): Promise<Item> {
+  await checkReferences(ctx, fields, existing);
   const row: ItemsTable = { inventory_id: ctx.inventoryId, id, ...fields, revision: ctx.revision };
-  await repo.upsertItem(ctx.trx, row);
+  await repo.writeItem(ctx.trx, row, existing !== undefined);
+  if (!existing) ctx.itemsAdded += 1;
   ctx.changes.push({ entity: 'item', entityId: id, op: 'upsert' });
   return toItem(row);
 }
@@ -56,7 +90,11 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
   const { db, mutate } = deps;
   return {
     async list(caller: Caller): Promise<Item[]> {
-      return (await repo.listItems(db, inventoryOf(caller))).map(toItem);
+      const inventoryId = inventoryOf(caller);
+      const rows = await readConsistently(db, (trx) =>
+        repo.listItems(trx, inventoryId, -1, timeSlicer()),
+      );
+      return rows.map(toItem);
     },
 
     async get(caller: Caller, id: string): Promise<Item> {
@@ -79,7 +117,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
             item: toItem(existing),
           });
         }
-        return { created: true, item: await write(ctx, id, fields) };
+        return { created: true, item: await write(ctx, id, fields, undefined) };
       });
     },
 
@@ -99,7 +137,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
         if (existing && sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
           return { created: false, item: toItem(existing) };
         }
-        return { created: !existing, item: await write(ctx, id, fields) };
+        return { created: !existing, item: await write(ctx, id, fields, existing) };
       });
     },
 
@@ -121,7 +159,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
         const fields = itemFields(merged, ctx.now);
         if (sameItemContent(existing, fields, patch.lastUpdated !== undefined))
           return toItem(existing);
-        return write(ctx, id, fields);
+        return write(ctx, id, fields, existing);
       });
     },
 

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import { timeSlicer } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { toItem, toSettings } from '../inventory.mapper.js';
+import { mapPaced, toItem, toSettings } from '../inventory.mapper.js';
 import { readConsistently } from '../inventory.repository.js';
 import type { Item, Settings } from '../inventory.schemas.js';
 import { listItems } from '../items/items.repository.js';
@@ -70,11 +71,12 @@ export function createSummaryService(deps: { db: Kysely<DB>; clock: () => number
   return {
     async summary(caller: Caller): Promise<Summary> {
       const inventoryId = inventoryOf(caller);
+      const pace = timeSlicer();
       const [items, settings] = await readConsistently(
         db,
         async (trx) =>
           [
-            (await listItems(trx, inventoryId)).map(toItem),
+            await mapPaced(await listItems(trx, inventoryId, -1, pace), toItem, pace),
             toSettings(await listSettings(trx, inventoryId)),
           ] as const,
       );

@@ -6,6 +6,7 @@ import { findInventory, setInventoryName } from '../inventory.repository.js';
 import * as items from '../items/items.repository.js';
 import * as named from '../named/named.repository.js';
 import * as settings from '../settings/settings.repository.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '../inventory.limits.js';
 import { validateReplace } from './replace.rules.js';
 import type { NamedInput, Settings } from '../inventory.schemas.js';
 import type { ReplaceInput, Snapshot } from './sync.schemas.js';
@@ -65,12 +66,15 @@ export function createReplaceService(deps: { mutate: Mutate }) {
   const { mutate } = deps;
   return {
     replaceAll(caller: Caller, body: ReplaceInput): Promise<Snapshot> {
+      // the inventory becomes exactly the body: nothing to count
+      if (body.items.length > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(body.items.length);
       return mutate(inventoryOf(caller), async (ctx) => {
         validateReplace(body, ctx.inventoryId);
-        const { trx, inventoryId } = ctx;
+        const { trx, inventoryId, pace } = ctx;
         const current = new Map(
-          (await items.listItems(trx, inventoryId)).map((row) => [row.id, row]),
+          (await items.listItems(trx, inventoryId, -1, pace)).map((row) => [row.id, row]),
         );
+        await pace();
         const wanted: ItemsTable[] = body.items.map((input) => ({
           inventory_id: inventoryId,
           id: input.id!,
@@ -79,14 +83,17 @@ export function createReplaceService(deps: { mutate: Mutate }) {
         }));
         const wantedIds = new Set(wanted.map((w) => w.id));
         const removed = [...current.keys()].filter((id) => !wantedIds.has(id));
-        const changed = wanted.filter((w) => {
+        const changed: ItemsTable[] = [];
+        for (const [i, w] of wanted.entries()) {
           const stored = current.get(w.id);
-          return !stored || !sameItemContent(stored, w, true);
-        });
-        await items.deleteItems(trx, inventoryId, [...removed, ...changed.map((c) => c.id)]);
+          if (!stored || !sameItemContent(stored, w, true)) changed.push(w);
+          if (i % 2000 === 1999) await pace();
+        }
+        await pace();
+        await items.deleteItems(trx, inventoryId, [...removed, ...changed.map((c) => c.id)], pace);
         await syncNamed(ctx, 'categories', 'category', body.categories);
         await syncNamed(ctx, 'locations', 'location', body.locations);
-        await items.insertItems(trx, changed);
+        await items.insertItems(trx, changed, pace);
         for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
         for (const row of changed) {
           ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
@@ -97,7 +104,7 @@ export function createReplaceService(deps: { mutate: Mutate }) {
           await setInventoryName(trx, inventoryId, body.name.trim());
           ctx.changes.push({ entity: 'inventory', entityId: inventoryId, op: 'upsert' });
         }
-        const snapshot = await loadSnapshot(trx, inventoryId);
+        const snapshot = await loadSnapshot(trx, inventoryId, pace);
         // the revision is bumped after this function returns when anything changed
         return ctx.changes.length > 0 ? { ...snapshot, revision: ctx.revision } : snapshot;
       });

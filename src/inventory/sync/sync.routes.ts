@@ -2,12 +2,25 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { callerOf } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
 import { common, WHO } from '../inventory.schemas.js';
+import { yieldToLoop } from '../../db/prepared.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '../inventory.limits.js';
 import type { ReplaceService } from './replace.service.js';
 import { ReplaceInput } from './sync.schemas.js';
 import type { SyncService } from './sync.service.js';
 
 /** A whole inventory may be large; every other body keeps the global 1 MB cap. */
 const REPLACE_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** True when the client takes gzip (`gzip` or `*` listed, not with q=0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
 
 /** /api/inventory and /api/inventory/changes: registered inside inventoryRoutes. */
 export function syncRoutes(deps: {
@@ -19,27 +32,61 @@ export function syncRoutes(deps: {
     app.get(
       '/api/inventory',
       {
+        // the cache holds the gzip bytes: compressing them again would be wasted
+        compress: false,
         schema: {
           ...common,
-          summary: `Full snapshot of the inventory. ${WHO}`,
-          response: { 200: Type.Ref('InventorySnapshot'), ...errors(401, 409) },
+          summary: `Full snapshot of the inventory; \`ETag\` names its revision, \`If-None-Match\` with it answers 304. ${WHO}`,
+          headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
+          response: {
+            200: Type.Ref('InventorySnapshot'),
+            304: Type.Null({ description: 'not modified: the client has this revision' }),
+            ...errors(401, 409),
+          },
         },
       },
-      (request) => sync.snapshot(callerOf(request)),
+      async (request, reply) => {
+        const answer = await sync.snapshotBytes(
+          callerOf(request),
+          request.headers['if-none-match'],
+        );
+        reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+        reply.header('vary', 'accept-encoding, authorization');
+        if (answer.notModified) return reply.status(304).send(null);
+        reply.type('application/json; charset=utf-8');
+        if (acceptsGzip(request.headers['accept-encoding'])) {
+          return reply.header('content-encoding', 'gzip').send(await answer.bytes.gzip());
+        }
+        return reply.send(answer.bytes.json);
+      },
     );
 
     app.put(
       '/api/inventory',
       {
         bodyLimit: REPLACE_BODY_LIMIT,
+        // refused before the (much costlier) validation of every item
+        preValidation: async (request) => {
+          const items = (request.body as { items?: unknown } | null)?.items;
+          if (Array.isArray(items) && items.length > MAX_ITEMS_PER_INVENTORY) {
+            throw inventoryFull(items.length);
+          }
+          // parsing and validating a large body are two blocks of the loop: not one after the other
+          if (Array.isArray(items) && items.length > 1000) await yieldToLoop();
+        },
         schema: {
           ...common,
-          summary: `Replace the whole inventory with the body (up to 16 MB). ${WHO}`,
+          summary: `Replace the whole inventory with the body (up to 16 MB, ${MAX_ITEMS_PER_INVENTORY} items). ${WHO}`,
           body: ReplaceInput,
-          response: { 200: Type.Ref('InventorySnapshot'), ...errors(400, 401, 409, 413) },
+          response: { 200: Type.Ref('InventorySnapshot'), ...errors(400, 401, 409, 413, 422) },
         },
       },
-      (request) => replace.replaceAll(callerOf(request), request.body),
+      async (request, reply) => {
+        const snapshot = await replace.replaceAll(callerOf(request), request.body);
+        const bytes = await sync.remember(snapshot);
+        reply.header('etag', bytes.etag).type('application/json; charset=utf-8');
+        return reply.send(bytes.json);
+      },
     );
 
     app.get(
@@ -60,7 +107,11 @@ export function syncRoutes(deps: {
           response: { 200: Type.Ref('InventoryChanges'), ...errors(400, 401, 409, 410) },
         },
       },
-      (request) => sync.changes(callerOf(request), request.query.since, request.query.inventoryId),
+      async (request, reply) => {
+        const { since, inventoryId } = request.query;
+        const json = await sync.changesBytes(callerOf(request), since, inventoryId);
+        return reply.type('application/json; charset=utf-8').send(json);
+      },
     );
   };
 }

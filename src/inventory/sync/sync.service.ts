@@ -1,22 +1,40 @@
 import type { Kysely } from 'kysely';
+import { timeSlicer } from '../../db/prepared.js';
 import type { Executor } from '../../db/executor.js';
 import type { ChangeEntity, DB } from '../../db/types.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { inventoryOf, noInventory, type Caller } from '../inventory.caller.js';
-import { toItem, toNamed, toSettings } from '../inventory.mapper.js';
+import { mapPaced, toItem, toNamed, toSettings } from '../inventory.mapper.js';
 import { findInventory, readConsistently, tombstonesSince } from '../inventory.repository.js';
 import { listItems } from '../items/items.repository.js';
 import { listNamed } from '../named/named.repository.js';
 import { listSettings } from '../settings/settings.repository.js';
 import type { Named } from '../inventory.schemas.js';
+import { serializeChanges, serializeSnapshot } from './serialize.js';
+import { etagOf, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
 
+export type CachedSnapshot =
+  { notModified: true; etag: string } | { notModified: false; etag: string; bytes: SnapshotBytes };
+
+/** If-None-Match against one strong tag: a list of tags, weak ones compared weakly, or `*`. */
+function etagMatches(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === etag || t === '*');
+}
+
 /** The whole inventory as GET /api/inventory answers it; also what PUT /api/inventory returns. */
-export async function loadSnapshot(trx: Executor, inventoryId: string): Promise<Snapshot> {
+export async function loadSnapshot(
+  trx: Executor,
+  inventoryId: string,
+  pace: () => Promise<void> = timeSlicer(),
+): Promise<Snapshot> {
   const inventory = await findInventory(trx, inventoryId);
   if (!inventory) throw noInventory();
   const [items, categories, locations, settings] = [
-    await listItems(trx, inventoryId),
+    await listItems(trx, inventoryId, -1, pace),
     await listNamed(trx, 'categories', inventoryId),
     await listNamed(trx, 'locations', inventoryId),
     await listSettings(trx, inventoryId),
@@ -25,7 +43,7 @@ export async function loadSnapshot(trx: Executor, inventoryId: string): Promise<
     inventoryId,
     name: inventory.name,
     revision: Number(inventory.revision),
-    items: items.map(toItem),
+    items: await mapPaced(items, toItem, pace),
     categories: categories.map(toNamed),
     locations: locations.map(toNamed),
     settings: toSettings(settings),
@@ -48,7 +66,8 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
       `Changes since revision ${since} are no longer kept; fetch GET /api/inventory instead`,
     );
   }
-  const items = (await listItems(trx, inventoryId, since)).map(toItem);
+  const pace = timeSlicer();
+  const items = await mapPaced(await listItems(trx, inventoryId, since, pace), toItem, pace);
   const categories = (await listNamed(trx, 'categories', inventoryId, since)).map(toNamed);
   const locations = (await listNamed(trx, 'locations', inventoryId, since)).map(toNamed);
   const settings = toSettings(await listSettings(trx, inventoryId, since));
@@ -82,9 +101,50 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
  * Full and delta sync: the whole inventory, or what changed after a revision, each read in one
  * consistent snapshot. Sync reads every table of the feature, through the table's repository.
  */
-export function createSyncService(deps: { db: Kysely<DB> }) {
-  const { db } = deps;
+export function createSyncService(deps: { db: Kysely<DB>; cache: SnapshotCache }) {
+  const { db, cache } = deps;
+  /** Loads in flight per inventory and revision: concurrent misses share one load. */
+  const loading = new Map<string, Promise<SnapshotBytes>>();
+
+  async function load(inventoryId: string): Promise<SnapshotBytes> {
+    const pace = timeSlicer();
+    const snapshot = await readConsistently(db, (trx) => loadSnapshot(trx, inventoryId, pace));
+    // the snapshot may be newer than the revision just read (a write in between): kept under its own
+    return cache.store(inventoryId, snapshot.revision, await serializeSnapshot(snapshot, pace));
+  }
+
   return {
+    /**
+     * GET /api/inventory as bytes: `notModified` when `ifNoneMatch` names the current revision,
+     * else the serialized snapshot, from the cache when it holds the current revision.
+     */
+    async snapshotBytes(caller: Caller, ifNoneMatch?: string): Promise<CachedSnapshot> {
+      const inventoryId = inventoryOf(caller);
+      const inventory = await findInventory(db, inventoryId);
+      if (!inventory) throw noInventory();
+      const revision = Number(inventory.revision);
+      const etag = etagOf(inventoryId, revision);
+      if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) {
+        return { notModified: true, etag };
+      }
+      const hit = cache.get(inventoryId, revision);
+      if (hit) return { notModified: false, etag, bytes: hit };
+      const key = `${revision}-${inventoryId}`;
+      let pending = loading.get(key);
+      if (!pending) {
+        pending = load(inventoryId).finally(() => loading.delete(key));
+        loading.set(key, pending);
+      }
+      const bytes = await pending;
+      return { notModified: false, etag: bytes.etag, bytes };
+    },
+
+    /** Serializes a snapshot just written (PUT's answer) and keeps it for the next reads. */
+    async remember(snapshot: Snapshot): Promise<SnapshotBytes> {
+      const json = await serializeSnapshot(snapshot, timeSlicer());
+      return cache.store(snapshot.inventoryId, snapshot.revision, json);
+    },
+
     snapshot(caller: Caller): Promise<Snapshot> {
       const inventoryId = inventoryOf(caller);
       return readConsistently(db, (trx) => loadSnapshot(trx, inventoryId));
@@ -100,6 +160,11 @@ export function createSyncService(deps: { db: Kysely<DB> }) {
         throw fullSyncRequired('You now belong to another inventory; fetch GET /api/inventory');
       }
       return readConsistently(db, (trx) => loadChanges(trx, inventoryId, since));
+    },
+
+    /** `changes` serialized, a slice of items at a time (a `since` of 0 is every item). */
+    async changesBytes(caller: Caller, since: number, expectedInventoryId?: string) {
+      return serializeChanges(await this.changes(caller, since, expectedInventoryId), timeSlicer());
     },
   };
 }

@@ -6,7 +6,8 @@ import { inventoryOf, type Caller } from '../inventory.caller.js';
 import { nameKey, toItem } from '../inventory.mapper.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { readConsistently } from '../inventory.repository.js';
-import { upsertItem } from '../items/items.repository.js';
+import { assertItemRoom } from '../inventory.limits.js';
+import { writeItem } from '../items/items.repository.js';
 import { insertNamed, nextNamedId, type NamedTable } from '../named/named.repository.js';
 import { parseCsv, toCsv } from './transfer.csv.js';
 import { readJsonImport } from './transfer.json.js';
@@ -183,7 +184,14 @@ export function createTransferService(deps: {
       const input = readImport(body);
       if (!apply) {
         const contents = await readConsistently(db, (trx) => loadContents(trx, inventoryId));
-        return result(planImport(contents, input.rows, input, newId), input.source, false);
+        const plan = planImport(contents, input.rows, input, newId);
+        // the dry run says what applying would answer: over the item cap, inventory_full
+        await assertItemRoom(
+          db,
+          inventoryId,
+          plan.rows.filter((r) => r.action === 'create').length,
+        );
+        return result(plan, input.source, false);
       }
       return mutate(inventoryId, async (ctx) => {
         const contents = await loadContents(ctx.trx, ctx.inventoryId);
@@ -199,13 +207,14 @@ export function createTransferService(deps: {
         };
         for (const { row, id, action } of plan.rows) {
           if (action === 'unchanged') continue;
+          if (action === 'create') ctx.itemsAdded += 1; // mutate refuses a write over the item cap
           const item: ItemsTable = {
             inventory_id: ctx.inventoryId,
             id,
             ...rowFields(row, ids, ctx.now),
             revision: ctx.revision,
           };
-          await upsertItem(ctx.trx, item);
+          await writeItem(ctx.trx, item, action === 'update');
           ctx.changes.push({ entity: 'item', entityId: id, op: 'upsert' });
         }
         return result(plan, input.source, true);

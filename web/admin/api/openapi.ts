@@ -1218,11 +1218,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Full snapshot of the inventory. Any signed-in user, on their own inventory */
+    /** Full snapshot of the inventory; `ETag` names its revision, `If-None-Match` with it answers 304. Any signed-in user, on their own inventory */
     get: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          'if-none-match'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -1236,6 +1238,13 @@ export interface paths {
           content: {
             'application/json': components['schemas']['InventorySnapshot'];
           };
+        };
+        /** @description not modified: the client has this revision */
+        304: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
         };
         /** @description Every error: a human message and a stable code */
         401: {
@@ -1257,7 +1266,7 @@ export interface paths {
         };
       };
     };
-    /** Replace the whole inventory with the body (up to 16 MB). Any signed-in user, on their own inventory */
+    /** Replace the whole inventory with the body (up to 16 MB, 20000 items). Any signed-in user, on their own inventory */
     put: {
       parameters: {
         query?: never;
@@ -1347,6 +1356,15 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        422: {
           headers: {
             [name: string]: unknown;
           };

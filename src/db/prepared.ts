@@ -1,0 +1,80 @@
+import { CompiledQuery } from 'kysely';
+import { isPostgres, type Executor } from './executor.js';
+
+/**
+ * Hot-path SQL that skips Kysely's query builder: the text is written once, with `?`
+ * placeholders, turned into `$1, $2…` once for PostgreSQL, and executed as a CompiledQuery.
+ * On SQLite the statement itself is prepared once too (statement-cache.ts), so a hot query
+ * costs its execution only. Identifiers are double-quoted, which both dialects accept.
+ */
+export class Prepared<Row = unknown> {
+  #pg: string | null = null;
+  constructor(readonly sqlite: string) {}
+
+  text(db: Executor): string {
+    if (!isPostgres(db)) return this.sqlite;
+    if (this.#pg === null) {
+      let n = 0;
+      this.#pg = this.sqlite.replace(/\?/g, () => `$${++n}`);
+    }
+    return this.#pg;
+  }
+
+  async all(db: Executor, parameters: readonly unknown[]): Promise<Row[]> {
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(this.text(db), [...parameters]));
+    return result.rows;
+  }
+
+  async first(db: Executor, parameters: readonly unknown[]): Promise<Row | undefined> {
+    return (await this.all(db, parameters))[0];
+  }
+
+  /** Runs a statement; returns the number of rows it changed. */
+  async run(db: Executor, parameters: readonly unknown[]): Promise<number> {
+    const result = await db.executeQuery(CompiledQuery.raw(this.text(db), [...parameters]));
+    return Number(result.numAffectedRows ?? 0);
+  }
+}
+
+const quote = (name: string) => `"${name}"`;
+
+/** Rows per multi-row INSERT: 200 × 13 columns stays far below both dialects' parameter limits. */
+export const ROWS_PER_INSERT = 200;
+
+/**
+ * Inserts many rows with two statement shapes only, each prepared once: a ROWS_PER_INSERT-row
+ * INSERT for full slices and a one-row INSERT for the rest. `rows` are value arrays in `columns`
+ * order. `pace` (see timeSlicer) is awaited between slices, so a long insert yields to the loop.
+ */
+export function bulkInsert(table: string, columns: readonly string[]) {
+  const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const many = new Prepared(head + Array(ROWS_PER_INSERT).fill(tuple).join(', '));
+  const one = new Prepared(head + tuple);
+  return async (db: Executor, rows: readonly unknown[][], pace?: () => Promise<void>) => {
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      await many.run(db, rows.slice(i, i + ROWS_PER_INSERT).flat());
+      if (pace) await pace();
+    }
+    for (; i < rows.length; i++) await one.run(db, rows[i]!);
+  };
+}
+
+/** Lets the event loop run (I/O, timers) before going on. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Returns a function to await between slices of long synchronous work (SQLite statements run
+ * on the event loop): it yields to the loop (setImmediate, so I/O and timers run) once `sliceMs`
+ * have passed since the last yield, and is a no-op otherwise. Awaiting it inside a transaction is
+ * safe: Kysely keeps the transaction's connection to itself, so other queries wait their turn.
+ */
+export function timeSlicer(sliceMs = 20): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await yieldToLoop();
+    since = performance.now();
+  };
+}

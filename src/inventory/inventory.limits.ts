@@ -1,0 +1,38 @@
+import { Prepared } from '../db/prepared.js';
+import type { Executor } from '../db/executor.js';
+import { AppError } from '../http/errors.js';
+
+/**
+ * The most items one inventory may hold. A household has hundreds; the cap keeps the largest
+ * whole-inventory read or write within the event-loop budget of docs/performance.md (issue 11).
+ */
+export const MAX_ITEMS_PER_INVENTORY = 20_000;
+
+/** 422 `inventory_full`: the write would take the inventory over the cap; nothing was written. */
+export function inventoryFull(wouldHold: number): AppError {
+  return new AppError(
+    422,
+    'inventory_full',
+    `An inventory holds at most ${MAX_ITEMS_PER_INVENTORY} items; this write would make it ${wouldHold}. Nothing was written`,
+    { maxItems: MAX_ITEMS_PER_INVENTORY },
+  );
+}
+
+const countItems = new Prepared<{ n: number | string }>(
+  'select count(*) as "n" from "items" where "inventory_id" = ?',
+);
+
+export async function itemCount(db: Executor, inventoryId: string): Promise<number> {
+  return Number((await countItems.first(db, [inventoryId]))?.n ?? 0);
+}
+
+/**
+ * Throws inventory_full when the inventory would hold more than the cap once `adding` new items
+ * are added to what it holds now. Call inside the write's transaction (mutate does it for every
+ * write that declares new items in `ctx.itemsAdded`), so a refused write rolls back whole.
+ */
+export async function assertItemRoom(db: Executor, inventoryId: string, adding: number) {
+  if (adding <= 0) return;
+  const total = (await itemCount(db, inventoryId)) + adding;
+  if (total > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(total);
+}
