@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fastJsonStringify from 'fast-json-stringify';
 import { badRequest } from './errors.js';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
 
@@ -14,29 +15,102 @@ const shared: Options = {
   strict: false,
 };
 
+type Validator = FastifyValidationResult;
+type Serializer = (data: unknown) => string;
+type Schemas = Record<string, object>;
+
+/**
+ * Compiling is the costliest part of start-up (a fresh Ajv instance compiles the JSON Schema
+ * meta-schema, then every shared schema, for each Fastify encapsulation context). So the process
+ * keeps ONE pair of Ajv instances and one cache of compiled validators and serializers, keyed by
+ * the schema's content: every context, and every app built in the same process (tests), reuses
+ * them. A shared schema whose `$id` is already known with other content gets a private Ajv pair,
+ * as before (it never happens with Larder's own schemas, which are constants).
+ */
+function createCompilers() {
+  const make = (coerceTypes: Options['coerceTypes']) =>
+    addFormats(new Ajv({ ...shared, coerceTypes }));
+  const pair = () => ({
+    strict: make(false),
+    coercing: make('array'),
+    known: new Map<string, string>(),
+  });
+  let processWide: ReturnType<typeof pair> | null = null;
+  const validators = new Map<string, Validator>();
+  const serializers = new Map<string, Serializer>();
+
+  /** The Ajv pair holding these shared schemas: the process-wide one unless an `$id` clashes. */
+  function ajvFor(externals: Schemas) {
+    processWide ??= pair();
+    const entries = Object.values(externals).map((schema) => {
+      const id = (schema as { $id?: string }).$id ?? '';
+      return { id, schema, text: JSON.stringify(schema) };
+    });
+    const clash = entries.some((e) => (processWide!.known.get(e.id) ?? e.text) !== e.text);
+    const target = clash ? pair() : processWide;
+    for (const { id, schema, text } of entries) {
+      if (target.known.has(id)) continue;
+      target.strict.addSchema(schema);
+      target.coercing.addSchema(schema);
+      target.known.set(id, text);
+    }
+    return { ajv: target, shared: !clash };
+  }
+
+  return {
+    buildValidator(externalSchemas: unknown) {
+      const { ajv, shared: cacheable } = ajvFor(externalSchemas as Schemas);
+      return ({ schema, httpPart }: { schema: unknown; httpPart?: string }): Validator => {
+        const body = httpPart === 'body';
+        const key = `${body ? 'b' : 'c'}${JSON.stringify(schema)}`;
+        const cached = cacheable ? validators.get(key) : undefined;
+        if (cached) return cached;
+        const instance = body ? ajv.strict : ajv.coercing;
+        const id = (schema as { $id?: string }).$id;
+        const validator = ((id && instance.getSchema(id)) ||
+          instance.compile(schema as object)) as Validator;
+        if (cacheable) validators.set(key, validator);
+        return validator;
+      };
+    },
+
+    /** fast-json-stringify, as Fastify's default serializer compiler calls it, cached. */
+    buildSerializer(externalSchemas: unknown, serializerOpts: unknown) {
+      const externals = externalSchemas as Schemas;
+      let externalsKey: string | null = null;
+      return ({ schema }: { schema: { $id?: string } }): Serializer => {
+        externalsKey ??= JSON.stringify([externals, serializerOpts ?? null]);
+        const key = `${externalsKey}${JSON.stringify(schema)}`;
+        let serializer = serializers.get(key);
+        if (!serializer) {
+          let others = externals;
+          if (schema.$id && others[schema.$id]) {
+            others = { ...others };
+            delete others[schema.$id];
+          }
+          const options = { ...(serializerOpts as object), schema: others } as Parameters<
+            typeof fastJsonStringify
+          >[1];
+          serializer = fastJsonStringify(
+            schema as Parameters<typeof fastJsonStringify>[0],
+            options,
+          ) as Serializer;
+          serializers.set(key, serializer);
+        }
+        return serializer;
+      };
+    },
+  };
+}
+
 /**
  * Two validators: query strings, params and headers arrive as text and are coerced to the declared
  * types ("5" → 5); JSON bodies are not, so `{"username": 5}` is a 400, not the string "5".
  */
 export const schemaController: FastifyServerOptions['schemaController'] = {
-  compilersFactory: {
-    buildValidator(externalSchemas: unknown) {
-      const make = (coerceTypes: Options['coerceTypes']) => {
-        const ajv = addFormats(new Ajv({ ...shared, coerceTypes }));
-        for (const schema of Object.values(externalSchemas as Record<string, object>))
-          ajv.addSchema(schema);
-        return ajv;
-      };
-      const strict = make(false);
-      const coercing = make('array');
-      return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => {
-        const ajv = httpPart === 'body' ? strict : coercing;
-        const id = (schema as { $id?: string }).$id;
-        return ((id && ajv.getSchema(id)) ||
-          ajv.compile(schema as object)) as FastifyValidationResult;
-      };
-    },
-  } as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'],
+  compilersFactory: createCompilers() as unknown as NonNullable<
+    FastifyServerOptions['schemaController']
+  >['compilersFactory'],
 };
 
 /** The JSON path of the first string (or key) holding U+0000, or null. */
