@@ -39,6 +39,14 @@ export interface Config {
   analyzeWorkers: number;
   /** wall-clock deadline of one analysis; then its worker is terminated (422 analysis_failed) */
   analyzeTimeoutSeconds: number;
+  /** messages one user may send per minute (burst: as many at once); over it 429 rate_limited */
+  messagesPerMinute: number;
+  /** sockets one user may hold per instance; one more closes their oldest (code 4008) */
+  socketsPerUser: number;
+  /** mean event-loop delay (ms) over which requests get 503 + Retry-After; 0: never */
+  overloadEventLoopDelayMs: number;
+  /** V8 heap in use (MB) over which requests get 503 + Retry-After; 0: never */
+  overloadHeapMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +148,10 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     loginRateWindowSeconds: duration('LOGIN_RATE_WINDOW', 15 * 60),
     analyzeWorkers: integer('ANALYZE_WORKERS', 1, 1, 16),
     analyzeTimeoutSeconds: duration('ANALYZE_TIMEOUT', ANALYSIS_DEADLINE_MS / 1000),
+    messagesPerMinute: integer('MESSAGES_PER_MINUTE', 120, 1, 1_000_000),
+    socketsPerUser: integer('SOCKETS_PER_USER', 16, 1, 10_000),
+    overloadEventLoopDelayMs: integer('OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    overloadHeapMb: integer('OVERLOAD_HEAP_MB', 0, 0, 1_000_000),
   };
 }
 

@@ -91,8 +91,15 @@ async function services(
     log,
     memberIds: inventories.memberIds,
     revisionOf: inventory.revisionOf,
+    socketsPerUser: config.socketsPerUser,
   });
-  const messages = createMessagesService({ db, users, bus, clock });
+  const messages = createMessagesService({
+    db,
+    users,
+    bus,
+    clock,
+    messagesPerMinute: config.messagesPerMinute,
+  });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
   // worker threads for file analysis: pdf.js and the other parsers never load on this thread
   const analysis = createAnalysisPool({
