@@ -37,8 +37,6 @@ export function createInventoryFanout(deps: {
   let pending = new Map<string, number>();
   let scheduled = false;
   const congested = new Set<FanoutTarget>();
-  /** the highest revision sent per inventory: a flush that lost a race sends nothing older */
-  const sent = new Map<string, number>();
   let retryTimer: NodeJS.Timeout | null = null;
 
   function deliver(target: FanoutTarget, inventoryId: string, revision: number, bytes?: Buffer) {
@@ -69,8 +67,6 @@ export function createInventoryFanout(deps: {
 
   async function flushOne(inventoryId: string, revision: number): Promise<void> {
     const targets = await deps.targets(inventoryId);
-    if (revision < (sent.get(inventoryId) ?? -1)) return;
-    sent.set(inventoryId, revision);
     const bytes = updateFrame(inventoryId, revision);
     for (const target of targets) deliver(target, inventoryId, revision, bytes);
   }
