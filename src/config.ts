@@ -41,6 +41,14 @@ export interface Config {
   analyzeTimeoutSeconds: number;
   /** IANA time zone of expiry days and the digest hour (LARDER_TZ, default the system's) */
   timeZone: string;
+  /** messages one user may send per minute (burst: as many at once); over it 429 rate_limited */
+  messagesPerMinute: number;
+  /** sockets one user may hold per instance; one more closes their oldest (code 4008) */
+  socketsPerUser: number;
+  /** mean event-loop delay (ms) over which requests get 503 + Retry-After; 0: never */
+  overloadEventLoopDelayMs: number;
+  /** V8 heap in use (MB) over which requests get 503 + Retry-After; 0: never */
+  overloadHeapMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -143,6 +151,10 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     analyzeWorkers: integer('ANALYZE_WORKERS', 1, 1, 16),
     analyzeTimeoutSeconds: duration('ANALYZE_TIMEOUT', ANALYSIS_DEADLINE_MS / 1000),
     timeZone: timeZone(read('TZ'), fail),
+    messagesPerMinute: integer('MESSAGES_PER_MINUTE', 120, 1, 1_000_000),
+    socketsPerUser: integer('SOCKETS_PER_USER', 16, 1, 10_000),
+    overloadEventLoopDelayMs: integer('OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    overloadHeapMb: integer('OVERLOAD_HEAP_MB', 0, 0, 1_000_000),
   };
 }
 

@@ -14,10 +14,16 @@ interface Backlog {
  */
 export function createBacklogMemory(now: () => number = Date.now) {
   const latest = new Map<string, Backlog>();
+  /** Finished backlogs in the order they finished (re-inserted on finishing), oldest first. */
+  const finished = new Map<string, Backlog>();
 
+  /** Drops what finished over a minute ago: stops at the first younger one (O(1) amortized). */
   function forget(): void {
-    for (const [userId, backlog] of latest) {
-      if (now() - backlog.finishedAt > BACKLOG_MEMORY_MS) latest.delete(userId);
+    const limit = now() - BACKLOG_MEMORY_MS;
+    for (const [userId, backlog] of finished) {
+      if (backlog.finishedAt >= limit) break;
+      finished.delete(userId);
+      if (latest.get(userId) === backlog) latest.delete(userId);
     }
   }
 
@@ -36,6 +42,13 @@ export function createBacklogMemory(now: () => number = Date.now) {
         await push((messageId) => backlog.ids.add(messageId));
       } finally {
         backlog.finishedAt = now();
+        finished.delete(userId);
+        // an empty push has nothing to deduplicate: not remembered (a reconnect storm of users
+        // without pending messages keeps nothing)
+        if (latest.get(userId) === backlog) {
+          if (backlog.ids.size > 0) finished.set(userId, backlog);
+          else latest.delete(userId);
+        }
         finish();
       }
     },

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '../auth/auth.service.js';
 import type { BusEvent, EventBus } from '../realtime/bus.js';
+import { createRateLimiter } from '../realtime/rate-limit.js';
 import { createBacklogMemory } from './backlog-memory.js';
 import type { MessagesService } from './messages.service.js';
 
@@ -13,11 +14,15 @@ export interface MessageSocketHub {
   onConnect(handler: (user: AuthUser, send: (frame: Frame) => void) => void | Promise<void>): void;
   onClientFrame(
     type: string,
-    handler: (user: AuthUser, frame: Record<string, unknown>) => void | Promise<void>,
+    handler: (user: AuthUser, frame: Record<string, unknown>) => Promise<Frame | void>,
   ): void;
 }
 
-const MAX_ACK_IDS = 500;
+/** Ids one ack frame may carry; the rest of a longer list is ignored. */
+export const MAX_ACK_IDS = 500;
+/** Acknowledged ids per user and second, and the burst above that rate (a long backlog's acks). */
+export const ACK_IDS_PER_SECOND = 1000;
+export const ACK_ID_BURST = 2000;
 
 /** `ack {messageId}`, or `ack {messageIds: [...]}` for a batch; anything else acks nothing. */
 export function ackedIds(frame: Record<string, unknown>): string[] {
@@ -39,6 +44,7 @@ export function connectMessagesToHub(deps: {
 }) {
   const { hub, bus, messages, log } = deps;
   const backlogs = createBacklogMemory();
+  const ackLimit = createRateLimiter({ perSecond: ACK_IDS_PER_SECOND, burst: ACK_ID_BURST });
 
   /** SPEC's notifyNewMessage: pushes a stored message to the receiver's sockets here. */
   async function notifyNewMessage(messageId: string, receiverId: string): Promise<void> {
@@ -76,9 +82,20 @@ export function connectMessagesToHub(deps: {
     );
   });
 
-  // Only the receiver's own messages are marked; other ids are ignored.
+  // Only the receiver's own messages are marked; other ids are ignored. Over the rate, the frame
+  // marks nothing: the client is told, and its messages stay pending until acknowledged again.
   hub.onClientFrame('ack', async (user, frame) => {
-    await messages.markDelivered(user.id, ackedIds(frame));
+    const ids = ackedIds(frame);
+    const waitMs = ackLimit.take(user.id, ids.length);
+    if (waitMs > 0) {
+      return {
+        type: 'error',
+        code: 'rate_limited',
+        message: `Too many acknowledgements; nothing marked, retry in ${waitMs} ms`,
+        retryAfterMs: waitMs,
+      };
+    }
+    await messages.markDelivered(user.id, ids);
   });
 
   return { notifyNewMessage, close: (): void => void unsubscribe() };

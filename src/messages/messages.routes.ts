@@ -41,7 +41,7 @@ export function messageRoutes(deps: {
           response: {
             200: Message,
             201: Message,
-            ...errors(400, 401, 404, 409),
+            ...errors(400, 401, 404, 409, 429),
           },
         },
       },

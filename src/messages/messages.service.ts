@@ -3,8 +3,9 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/executor.js';
 import type { DB } from '../db/types.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
+import { createRateLimiter } from '../realtime/rate-limit.js';
 import type { UsersService } from '../users/users.service.js';
 import { toMessageDto, type MessageDto, type SendInput } from './messages.mapper.js';
 import * as repo from './messages.repository.js';
@@ -24,8 +25,27 @@ export function createMessagesService(deps: {
   users: UsersService;
   bus: EventBus;
   clock: () => number;
+  /** per sender; as many may go at once (an offline queue flushing), then this many a minute */
+  messagesPerMinute: number;
 }) {
   const { db, users, bus, clock } = deps;
+  const sendLimit = createRateLimiter({
+    perSecond: deps.messagesPerMinute / 60,
+    burst: deps.messagesPerMinute,
+  });
+
+  function checkSendRate(senderId: string): void {
+    const waitMs = sendLimit.take(senderId);
+    if (waitMs === 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new AppError(
+      429,
+      'rate_limited',
+      `Too many messages: at most ${deps.messagesPerMinute} a minute; try again in ${seconds} s`,
+      {},
+      { 'retry-after': String(seconds) },
+    );
+  }
 
   async function requireOtherUser(callerId: string, userId: string, self: string) {
     if (userId === callerId) throw badRequest(self);
@@ -82,7 +102,10 @@ export function createMessagesService(deps: {
       input: SendInput,
     ): Promise<{ message: MessageDto; created: boolean }> {
       checkBody(input.body);
-      await requireOtherUser(sender.id, input.receiverId, 'You cannot send a message to yourself');
+      if (input.receiverId === sender.id) throw badRequest('You cannot send a message to yourself');
+      if (!isUuid(input.receiverId)) throw notFound(`No user with id ${input.receiverId}`);
+      checkSendRate(sender.id);
+      // an unknown receiver fails the insert's foreign key (404 below): no lookup beforehand
       const id = input.id ?? crypto.randomUUID();
       if (input.id !== undefined) {
         const again = await replay(id, sender, input);

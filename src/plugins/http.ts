@@ -3,21 +3,28 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { registerErrorHandling } from '../http/errors.js';
+import { refuseWhenOverloaded } from '../http/overload.js';
 import { registerSecurityHeaders } from '../http/security-headers.js';
 import { refuseNulCharacters } from '../http/validation.js';
 import { countRequests } from '../metrics/metrics.routes.js';
 
 /** Frames over this size close the socket (code 1009). */
 const MAX_FRAME_BYTES = 64 * 1024;
-
 /**
  * What every route shares, on the root instance so it applies to all of them: `{message, code}`
- * errors and 404s, the NUL check, request metrics, compression, security headers (per route) and
+ * errors and 404s, 503 when overloaded, the NUL check, request metrics, compression, security headers (per route) and
  * the WebSocket upgrade.
  */
 async function http(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
   registerErrorHandling(app);
+  // first of the hooks: an overloaded process answers 503 + Retry-After at once instead of
+  // queueing more work (GET /health opts out, and reports the figures)
+  const { config } = app.larder;
+  await refuseWhenOverloaded(app, {
+    maxDelayMs: config.overloadEventLoopDelayMs,
+    maxHeapBytes: config.overloadHeapMb * 1024 * 1024,
+  });
   refuseNulCharacters(app);
   countRequests(app, app.larder.metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });

@@ -105,6 +105,14 @@ async function services(
     authenticate: auth.authenticate,
     memberIds: inventories.memberIds,
     revisionOf: inventory.revisionOf,
+    socketsPerUser: config.socketsPerUser,
+  });
+  const messages = createMessagesService({
+    db,
+    users,
+    bus,
+    clock,
+    messagesPerMinute: config.messagesPerMinute,
   });
   const expiry = createExpiryService({
     db,
@@ -116,7 +124,6 @@ async function services(
   });
   const expiryRealtime = connectExpiryToHub({ hub, bus, expiry, log });
   const webhooks = createWebhooks({ db, clock, log });
-  const messages = createMessagesService({ db, users, bus, clock });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
   // worker threads for file analysis: pdf.js and the other parsers never load on this thread
   const analysis = createAnalysisPool({

@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AuthUser, SignedInUser } from '../auth/auth.service.js';
 import type { BusEvent, EventBus } from './bus.js';
+import { createInventoryFanout, encodeFrame, sendEncoded, type FanoutTarget } from './fanout.js';
 import { createPresence } from './presence.js';
+import { createRateLimiter } from './rate-limit.js';
 
 /** A server → client frame: one JSON object with a `type`. */
 export interface ServerFrame {
@@ -12,15 +14,28 @@ export interface ServerFrame {
 }
 
 type ConnectHandler = (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>;
-type FrameHandler = (user: AuthUser, frame: Record<string, unknown>) => void | Promise<void>;
+/** Handles a client frame; what it returns, if anything, is sent back on that socket. */
+type FrameHandler = (
+  user: AuthUser,
+  frame: Record<string, unknown>,
+) => void | ServerFrame | Promise<void | ServerFrame>;
 
-interface Connection {
+interface Connection extends FanoutTarget {
   socket: WebSocket;
   user: SignedInUser;
   alive: boolean;
+  /** frames of this socket waiting to be handled, one at a time */
+  queue: Promise<void>;
+  /** when this socket was last told it goes over the frame rate (one notice per second) */
+  limitNoticeAt: number;
 }
 
 export const CLOSE_SESSION_ENDED = 4001;
+/** The oldest socket of a user who opens more than `socketsPerUser` is closed with this code. */
+export const CLOSE_TOO_MANY_SOCKETS = 4008;
+/** Per user, all sockets together: frames per second, and the burst allowed above that rate. */
+export const FRAMES_PER_SECOND = 100;
+export const FRAME_BURST = 1000;
 export const HEARTBEAT_MS = 30_000;
 
 /**
@@ -35,6 +50,8 @@ export function createSocketHub(deps: {
   authenticate: (token: string) => Promise<SignedInUser>;
   memberIds: (inventoryId: string) => Promise<string[]>;
   revisionOf: (inventoryId: string) => Promise<number>;
+  /** sockets one user may hold on this instance; a further one closes their oldest */
+  socketsPerUser: number;
 }) {
   const { bus, log } = deps;
   const instanceId = crypto.randomUUID();
@@ -42,14 +59,26 @@ export function createSocketHub(deps: {
   const connectHandlers: ConnectHandler[] = [];
   const frameHandlers = new Map<string, FrameHandler>();
   const presence = createPresence({ bus, instanceId, localUserIds: () => [...byUser.keys()] });
+  const frameLimit = createRateLimiter({ perSecond: FRAMES_PER_SECOND, burst: FRAME_BURST });
+  const fanout = createInventoryFanout({
+    targets: async (inventoryId) => {
+      const targets: Connection[] = [];
+      for (const userId of await deps.memberIds(inventoryId))
+        for (const connection of byUser.get(userId) ?? []) targets.push(connection);
+      return targets;
+    },
+    onError: (err) => log.error({ err }, 'inventory update delivery failed'),
+  });
 
-  const sendFrame = (connection: Connection, frame: ServerFrame) => {
-    if (connection.socket.readyState === connection.socket.OPEN)
-      connection.socket.send(JSON.stringify(frame));
-  };
+  const sendFrame = (connection: Connection, frame: ServerFrame) =>
+    sendEncoded(connection.socket, encodeFrame(frame));
 
+  /** Serialized once, whatever the number of the user's sockets. */
   function sendToUser(userId: string, frame: ServerFrame): void {
-    for (const connection of byUser.get(userId) ?? []) sendFrame(connection, frame);
+    const connections = byUser.get(userId);
+    if (!connections) return;
+    const bytes = encodeFrame(frame);
+    for (const connection of connections) sendEncoded(connection.socket, bytes);
   }
 
   /** Closes the user's sockets, or only those of one session, or all but one session's. */
@@ -68,19 +97,14 @@ export function createSocketHub(deps: {
 
   async function onBusEvent(event: BusEvent): Promise<void> {
     switch (event.type) {
-      case 'inventoryUpdated': {
-        if (byUser.size === 0) return;
-        const frame = {
-          type: 'inventoryUpdated',
-          inventoryId: event.inventoryId,
-          revision: event.revision,
-        };
-        for (const userId of await deps.memberIds(event.inventoryId)) sendToUser(userId, frame);
+      case 'inventoryUpdated':
+        if (byUser.size > 0) fanout.push(event.inventoryId, event.revision);
         return;
-      }
       case 'fullSyncRequired':
-        for (const connection of byUser.get(event.userId) ?? [])
+        for (const connection of byUser.get(event.userId) ?? []) {
           connection.user.inventoryId = event.inventoryId;
+          fanout.forget(connection);
+        }
         sendToUser(event.userId, {
           type: 'fullSyncRequired',
           inventoryId: event.inventoryId,
@@ -108,6 +132,39 @@ export function createSocketHub(deps: {
       log.error({ err, eventType: event.type }, 'socket event delivery failed'),
     );
   });
+
+  /** Over the user's frame rate: the frame is dropped, with a notice at most once a second. */
+  function overFrameRate(connection: Connection): boolean {
+    const waitMs = frameLimit.take(connection.user.id);
+    if (waitMs === 0) return false;
+    const now = performance.now();
+    if (now - connection.limitNoticeAt >= 1000) {
+      connection.limitNoticeAt = now;
+      sendFrame(connection, {
+        type: 'error',
+        code: 'rate_limited',
+        message: `Too many frames; frames are dropped for ${waitMs} ms`,
+        retryAfterMs: waitMs,
+      });
+    }
+    return true;
+  }
+
+  /** One frame at a time per socket, the event loop free between them (a flood cannot stall it). */
+  function enqueue(connection: Connection, data: Buffer, isBinary: boolean): void {
+    if (overFrameRate(connection)) return;
+    connection.queue = connection.queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => handleMessage(connection, data, isBinary))
+      .catch((err) => {
+        log.error({ err, userId: connection.user.id }, 'socket frame handling failed');
+        sendFrame(connection, {
+          type: 'error',
+          code: 'internal',
+          message: 'The frame could not be processed',
+        });
+      });
+  }
 
   async function handleMessage(
     connection: Connection,
@@ -144,7 +201,8 @@ export function createSocketHub(deps: {
       });
       return;
     }
-    await handler(connection.user, typed);
+    const reply = await handler(connection.user, typed);
+    if (reply) sendFrame(connection, reply);
   }
 
   /**
@@ -175,27 +233,32 @@ export function createSocketHub(deps: {
 
   async function attach(socket: WebSocket, caller: SignedInUser): Promise<void> {
     const user = { ...caller }; // an auth frame renews this socket's copy only
-    const connection: Connection = { socket, user, alive: true };
+    const connection: Connection = {
+      socket,
+      user,
+      alive: true,
+      queue: Promise.resolve(),
+      limitNoticeAt: -Infinity,
+    };
     let set = byUser.get(user.id);
     const firstSocket = !set;
     if (!set) byUser.set(user.id, (set = new Set()));
+    // over the limit, the oldest goes: a phone that reconnected on a flaky network keeps working
+    for (const oldest of set) {
+      if (set.size < deps.socketsPerUser) break;
+      set.delete(oldest);
+      fanout.forget(oldest);
+      oldest.socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets for this user');
+    }
     set.add(connection);
     if (firstSocket) presence.announce(user.id, true);
 
     socket.on('pong', () => void (connection.alive = true));
-    socket.on('message', (data: Buffer, isBinary: boolean) => {
-      handleMessage(connection, data, isBinary).catch((err) => {
-        log.error({ err, userId: user.id }, 'socket frame handling failed');
-        sendFrame(connection, {
-          type: 'error',
-          code: 'internal',
-          message: 'The frame could not be processed',
-        });
-      });
-    });
+    socket.on('message', (data: Buffer, isBinary: boolean) => enqueue(connection, data, isBinary));
     socket.on('error', (err) => log.debug({ err, userId: user.id }, 'socket error'));
     socket.on('close', () => {
       set.delete(connection);
+      fanout.forget(connection);
       if (set.size === 0 && byUser.get(user.id) === set) {
         byUser.delete(user.id);
         presence.announce(user.id, false);
@@ -251,6 +314,7 @@ export function createSocketHub(deps: {
     broadcastPresence: () => presence.broadcastSnapshot(),
     close(): void {
       unsubscribe();
+      fanout.close();
       presence.close();
       for (const set of byUser.values())
         for (const c of set) c.socket.close(1001, 'server shutting down');

@@ -66,6 +66,9 @@ export function testEnvironment(
     LARDER_BCRYPT_COST: '4',
     LARDER_LOG_LEVEL: 'silent',
     LARDER_BACKUP_INTERVAL: '0',
+    // test files share one event loop, and some block it on purpose: no 503s for overload here
+    // (test/realtime/limits.test.ts turns it on)
+    LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
     ...extra,
   };
   if (dialect === 'postgres') {

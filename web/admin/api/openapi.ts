@@ -11,7 +11,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness and database check (public) */
+    /** Liveness and database check, event-loop delay and heap (public) */
     get: {
       parameters: {
         query?: never;
@@ -30,6 +30,16 @@ export interface paths {
             'application/json': {
               /** @enum {string} */
               status: 'ok';
+              /** @description mean event-loop delay over the last sample, half a second (ms) */
+              eventLoopDelayMs: number;
+              /** @description V8 heap in use */
+              heapUsedBytes: number;
+              /** @description V8's heap size limit */
+              heapLimitBytes: number;
+              /** @description resident memory of the process */
+              rssBytes: number;
+              /** @description true while other requests are answered 503 (LARDER_OVERLOAD_* thresholds) */
+              overloaded: boolean;
             };
           };
         };
@@ -3473,6 +3483,15 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        429: {
           headers: {
             [name: string]: unknown;
           };
