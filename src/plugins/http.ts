@@ -2,7 +2,9 @@ import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { registerBodyDrain } from '../http/body-drain.js';
 import { registerErrorHandling } from '../http/errors.js';
+import { registerNoStore } from '../http/no-store.js';
 import { registerSecurityHeaders } from '../http/security-headers.js';
 import { refuseNulCharacters } from '../http/validation.js';
 import { countRequests } from '../metrics/metrics.routes.js';
@@ -19,6 +21,8 @@ async function http(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
   registerErrorHandling(app);
   refuseNulCharacters(app);
+  registerNoStore(app);
+  registerBodyDrain(app);
   countRequests(app, app.larder.metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
   // reads each route's `helmet` option as the route is added: before every route
