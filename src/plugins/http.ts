@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { recordRouteAccess } from '../http/access.js';
 import { registerBodyDrain } from '../http/body-drain.js';
 import { registerErrorHandling } from '../http/errors.js';
 import { registerNoStore } from '../http/no-store.js';
@@ -20,6 +21,7 @@ const MAX_FRAME_BYTES = 64 * 1024;
 async function http(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
   registerErrorHandling(app);
+  recordRouteAccess(app, app.larder.guards); // before every route
   refuseNulCharacters(app);
   registerNoStore(app);
   registerBodyDrain(app);

@@ -41,7 +41,7 @@ describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
       if (dialect === 'sqlite')
         expect(names).toEqual(expect.arrayContaining(['larder.db', 'larder.db-wal']));
     });
-  });
+  }, 120_000);
 
   it('tightens a data dir an older version left world-readable', async () => {
     await inTestApp(dialect, {}, async (first) => {
@@ -61,7 +61,7 @@ describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
         }
       });
     });
-  });
+  }, 120_000);
 
   it('builds apkUrl and downloadUrl from LARDER_PUBLIC_URL, whatever the Host header says', async () => {
     await inTestApp(
