@@ -158,7 +158,11 @@ export async function fingerprint(app: FastifyInstance): Promise<string> {
   const db = app.larder.database.db;
   let query = fingerprintQueries.get(app);
   if (!query) {
-    const tables = (await db.introspection.getTables()).map((t) => t.name).sort();
+    const schema = app.larder.config.databaseSchema; // PostgreSQL lists every schema's tables
+    const tables = (await db.introspection.getTables())
+      .filter((t) => !t.schema || app.larder.database.dialect === 'sqlite' || t.schema === schema)
+      .map((t) => t.name)
+      .sort();
     const counts = tables.map((t) => `(select count(*) from "${t}") as "${t}"`);
     counts.push(
       '(select sum(revision) from inventories) as rev',
