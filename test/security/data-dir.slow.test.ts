@@ -99,5 +99,5 @@ describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
         );
       },
     );
-  });
+  }, 120_000);
 });
