@@ -7,6 +7,7 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import { capConnections, serverOptions } from './http/connection-limits.js';
 import { loggerOptions } from './http/logging.js';
 import { schemaController } from './http/validation.js';
 import apiDocs from './plugins/api-docs.js';
@@ -51,6 +52,7 @@ export async function buildApp(
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
+    ...serverOptions(config.server),
     // a URL that cannot be decoded (/static/%zz) gets the same {message, code} body as any error
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       void reply
@@ -58,6 +60,7 @@ export async function buildApp(
         .send({ message: `Malformed URL: ${error.message}`, code: 'validation_failed' }),
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnections(app, config.server);
 
   await app.register(database, { config });
   await app.register(services, { config, clock: options.clock ?? Date.now });

@@ -277,6 +277,7 @@ function parseCommandLine(argv: string[]) {
 }
 
 async function main(argv: string[]): Promise<number> {
+  process.umask(0o077); // backups and restored files are private to this user, as the server's
   if (argv.length === 0) {
     process.stdout.write(USAGE);
     return 2;

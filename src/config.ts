@@ -49,6 +49,26 @@ export interface Config {
   overloadEventLoopDelayMs: number;
   /** V8 heap in use (MB) over which requests get 503 + Retry-After; 0: never */
   overloadHeapMb: number;
+  /**
+   * `scheme://host[:port][/prefix]` clients reach this server at (no trailing slash); when set,
+   * apkUrl and downloadUrl are built from it instead of the request's Host header
+   */
+  publicUrl: string | null;
+  /** HTTP server limits (docs/operations.md "Connection limits") */
+  server: ServerLimits;
+}
+
+export interface ServerLimits {
+  /** a request's headers must arrive within this (slowloris) */
+  headersTimeoutMs: number;
+  /** a whole request, body included, must arrive within this */
+  requestTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this */
+  keepAliveTimeoutMs: number;
+  /** requests served on one keep-alive connection before it is closed; 0: no limit */
+  maxRequestsPerSocket: number;
+  /** open connections (sockets included) beyond this are refused at once */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +143,15 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     fail('APK_FILE', 'must be a plain file name', apkFile);
   }
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? 'data');
+  const publicUrl = read('PUBLIC_URL') ?? null;
+  if (publicUrl !== null && !isPublicUrl(publicUrl)) {
+    fail('PUBLIC_URL', 'must be an http:// or https:// URL without query or fragment', publicUrl);
+  }
+  const headersTimeout = duration('HEADERS_TIMEOUT', 20);
+  const requestTimeout = duration('REQUEST_TIMEOUT', 300);
+  if (requestTimeout < headersTimeout) {
+    fail('REQUEST_TIMEOUT', 'must not be shorter than LARDER_HEADERS_TIMEOUT', `${requestTimeout}`);
+  }
 
   return {
     host: read('HOST') ?? '0.0.0.0',
@@ -155,6 +184,14 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     socketsPerUser: integer('SOCKETS_PER_USER', 16, 1, 10_000),
     overloadEventLoopDelayMs: integer('OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     overloadHeapMb: integer('OVERLOAD_HEAP_MB', 0, 0, 1_000_000),
+    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    server: {
+      headersTimeoutMs: headersTimeout * 1000,
+      requestTimeoutMs: requestTimeout * 1000,
+      keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', 10) * 1000,
+      maxRequestsPerSocket: integer('MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000),
+      maxConnections: integer('MAX_CONNECTIONS', 1024, 1, 1_000_000),
+    },
   };
 }
 
@@ -182,4 +219,21 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,32}$/;
 export function isValidPassword(password: string): boolean {
   const bytes = Buffer.byteLength(password, 'utf8');
   return bytes >= 8 && bytes <= 72;
+}
+
+function isPublicUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.search === '' &&
+      url.hash === '' &&
+      url.username === '' &&
+      url.password === '' &&
+      !raw.includes('?') &&
+      !raw.includes('#')
+    );
+  } catch {
+    return false;
+  }
 }

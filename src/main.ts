@@ -3,6 +3,8 @@ import { ConfigError, loadConfigFromEnvironment, type Config } from './config.js
 
 /** Process entry: load config, build the app, listen, shut down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // whatever a library creates under the data dir is private to the server's user (0600/0700)
+  process.umask(0o077);
   let config: Config;
   try {
     config = loadConfigFromEnvironment();

@@ -63,6 +63,7 @@ export function adminBackupRoutes(deps: {
       {
         // the admin UI downloads through a plain link: the token may come as ?token=
         onRequest: [guards.authenticateAllowingQueryToken, adminOnly],
+        config: { access: 'admin' },
         compress: false,
         helmet: FILE_HEADERS,
         schema: {

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { createPrivateFile, secureDataDir } from './data-dir.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
 
@@ -39,8 +39,10 @@ export async function createDatabase(
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
   onConnectionError: (err: Error) => void = () => {},
 ): Promise<Database> {
+  secureDataDir(config.dataDir);
   if (config.databaseUrl === null) {
-    fs.mkdirSync(config.dataDir, { recursive: true });
+    // created 0600 before SQLite opens it: its -wal and -shm then get the same mode
+    createPrivateFile(sqlitePath(config));
     const sqlite = new SQLite(sqlitePath(config));
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');

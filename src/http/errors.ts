@@ -79,6 +79,9 @@ function describeFastifyError(error: FastifyError): string {
         (first.params as { additionalProperty?: string }).additionalProperty ??
         '');
     const subject = field ? `${where}.${field}` : where;
+    // Ajv's own words name the field twice ("body.settings must have required property 'settings'")
+    if (first.keyword === 'required') return `${subject} is required`;
+    if (first.keyword === 'additionalProperties') return `${subject} is not a known field`;
     return `${subject} ${first.message ?? 'is invalid'}`;
   }
   switch (error.code) {

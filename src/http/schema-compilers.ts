@@ -14,6 +14,30 @@ const shared: Options = {
   strict: false,
 };
 
+/**
+ * A copy of a schema where every integer without bounds is limited to the safe integers and every
+ * number to the finite ones: `?before=1e400` (Infinity) or an id past 2^53 is a 400 naming the
+ * field, never a value the database refuses with a 500. The route's own schema (and so the
+ * OpenAPI document) is left as declared.
+ */
+function withFiniteNumbers(schema: unknown, depth = 0): unknown {
+  if (schema === null || typeof schema !== 'object' || depth > 32) return schema;
+  if (Array.isArray(schema)) return schema.map((s) => withFiniteNumbers(s, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    copy[key] =
+      key === 'const' || key === 'default' || key === 'enum'
+        ? value
+        : withFiniteNumbers(value, depth + 1);
+  }
+  if (copy.type === 'integer' || copy.type === 'number') {
+    const limit = copy.type === 'integer' ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = limit;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = -limit;
+  }
+  return copy;
+}
+
 type Validator = FastifyValidationResult;
 type Serializer = (data: unknown) => string;
 type Schemas = Record<string, object>;
@@ -123,7 +147,7 @@ function createCompilers() {
         const validator = lazyValidator(() => {
           const instance = body ? ajv().strict : ajv().coercing;
           return ((id && instance.getSchema(id)) ||
-            instance.compile(schema as object)) as Validator;
+            instance.compile(withFiniteNumbers(schema) as object)) as Validator;
         });
         if (cacheable) validators.set(key, validator);
         return validator;

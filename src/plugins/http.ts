@@ -2,8 +2,11 @@ import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { recordRouteAccess } from '../http/access.js';
+import { registerBodyDrain } from '../http/body-drain.js';
 import { registerErrorHandling } from '../http/errors.js';
 import { refuseWhenOverloaded } from '../http/overload.js';
+import { registerNoStore } from '../http/no-store.js';
 import { registerSecurityHeaders } from '../http/security-headers.js';
 import { refuseNulCharacters } from '../http/validation.js';
 import { countRequests } from '../metrics/metrics.routes.js';
@@ -18,6 +21,7 @@ const MAX_FRAME_BYTES = 64 * 1024;
 async function http(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
   registerErrorHandling(app);
+  recordRouteAccess(app, app.larder.guards); // before every route
   // first of the hooks: an overloaded process answers 503 + Retry-After at once instead of
   // queueing more work (GET /health opts out, and reports the figures)
   const { config } = app.larder;
@@ -26,6 +30,8 @@ async function http(app: FastifyInstance): Promise<void> {
     maxHeapBytes: config.overloadHeapMb * 1024 * 1024,
   });
   refuseNulCharacters(app);
+  registerNoStore(app);
+  registerBodyDrain(app);
   countRequests(app, app.larder.metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
   // reads each route's `helmet` option as the route is added: before every route

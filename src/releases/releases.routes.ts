@@ -1,29 +1,21 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { errors } from '../http/schemas.js';
+import { originOf } from '../http/origin.js';
 import type { ReleasesService } from './releases.service.js';
 
 const VersionInfo = Type.Object(
   {
     versionCode: Type.Integer({ minimum: 0 }),
     versionName: Type.String(),
-    apkUrl: Type.String({ description: 'absolute URL of the APK, built from the request host' }),
+    apkUrl: Type.String({
+      description: 'absolute URL of the APK, built from LARDER_PUBLIC_URL or the request host',
+    }),
   },
   { $id: 'VersionInfo' },
 );
 
-const HOST_PATTERN = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/**
- * `scheme://host[:port]` of the request; X-Forwarded-Proto/-Host count only with
- * LARDER_TRUST_PROXY. A malformed Host header never reaches a URL or a page.
- */
-export function originOf(request: FastifyRequest): string {
-  const host = HOST_PATTERN.test(request.host ?? '') ? request.host : 'localhost';
-  const protocol = request.protocol === 'https' ? 'https' : 'http';
-  return `${protocol}://${host}`;
-}
+export { originOf } from '../http/origin.js';
 
 /** GET /api/version (public) and POST /api/admin/version (static admin token). */
 export function releaseRoutes(deps: {

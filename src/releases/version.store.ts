@@ -62,10 +62,10 @@ export function createVersionStore(deps: {
 
     async write(version) {
       const record = { versionCode: version.versionCode, versionName: version.versionName };
-      await fs.mkdir(deps.dataDir, { recursive: true });
+      await fs.mkdir(deps.dataDir, { recursive: true, mode: 0o700 });
       const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
       try {
-        const handle = await fs.open(temp, 'wx', 0o644);
+        const handle = await fs.open(temp, 'wx', 0o600);
         try {
           await handle.writeFile(`${JSON.stringify(record, null, 2)}\n`, 'utf8');
           await handle.sync();

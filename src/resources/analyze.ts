@@ -1,3 +1,4 @@
+import { stripBidiDeep } from '../http/text.js';
 import { ArchiveRefusedError, type ArchiveLimits } from './extract/archive.js';
 import { extractEpub } from './extract/epub.js';
 import { extractImage, type ImageFormat } from './extract/image.js';
@@ -70,7 +71,8 @@ async function analyzeFile(
   job: Job,
   file: { path: string; filename: string; extension: string; size: number },
 ): Promise<AnalyzedResource> {
-  const meta = await extractMetadata(file.path, file.extension);
+  // names read out of a file are shown like typed ones: without bidi controls (src/http/text.ts)
+  const meta = stripBidiDeep(await extractMetadata(file.path, file.extension)) as ExtractedMetadata;
   const title =
     meta.title && !PLACEHOLDER_TITLE.test(meta.title)
       ? meta.title

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
+import { stripBidiControls } from '../http/text.js';
 
 /** Formats a manual upload may have (SPEC.md limits). */
 export const UPLOAD_FORMATS = ['epub', 'pdf', 'zip', '7z'] as const;
@@ -68,7 +69,7 @@ async function hasZipSignature(file: string): Promise<boolean> {
  */
 export function sanitizeFilename(name: string, fallback: string): string {
   const last = name.split(/[/\\]/).filter(Boolean).pop() ?? '';
-  const cleaned = last
+  const cleaned = stripBidiControls(last)
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '')
     .replace(/\s+/g, ' ')

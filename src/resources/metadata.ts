@@ -1,4 +1,5 @@
 import { AppError, badRequest } from '../http/errors.js';
+import { findUnstorable, stripBidiDeep } from '../http/text.js';
 import type { Resource } from './resources.schemas.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTags } from './tags.js';
 
@@ -78,7 +79,9 @@ export function parseMetadataText(text: string | null): ResourceInput {
   } catch {
     throw badRequest('The multipart part "metadata" is not valid JSON');
   }
-  return parseResourceInput(value);
+  const unstorable = findUnstorable(value, 'metadata');
+  if (unstorable) throw badRequest(unstorable);
+  return parseResourceInput(stripBidiDeep(value));
 }
 
 function optionalText(v: Record<string, unknown>, field: string, max: number): string | null {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../http/errors.js';
+import { AppError, badRequest } from '../http/errors.js';
 import { extensionOf, sanitizeFilename } from './formats.js';
 import { payloadTooLarge, unsupportedFormat } from './metadata.js';
 import type { Upload } from './staging.js';
@@ -41,7 +41,9 @@ export async function readResourceForm(
       if (part.type === 'field') {
         if (part.fieldname !== 'metadata') continue;
         if (part.valueTruncated) throw payloadTooLarge('The metadata part is larger than 64 kB');
-        metadata = String(part.value);
+        // a part sent with Content-Type application/json (OkHttp/Retrofit's RequestBody) arrives
+        // parsed by @fastify/multipart: turned back into the text the client sent
+        metadata = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
       } else if (part.fieldname === 'metadata') {
         const text = await part.toBuffer();
         if (text.length > MAX_METADATA_BYTES) {
@@ -66,7 +68,7 @@ export async function readResourceForm(
     }
   } catch (err) {
     if (upload) await fs.promises.rm(upload.path, { force: true });
-    throw err;
+    throw asClientError(err);
   }
   if (!upload) throw badRequest('The multipart part "file" is missing');
   if (upload.size === 0) {
@@ -74,4 +76,22 @@ export async function readResourceForm(
     throw badRequest('The uploaded file is empty');
   }
   return { metadata, upload };
+}
+
+/**
+ * A body that is not well-formed multipart (no boundary, truncated, a broken part header, a
+ * JSON part that does not parse) is the client's fault: 400 `{message, code}`, logged at info by
+ * the request log, not a 500 with a stack. Our own errors and a failing disk (an error with a
+ * `syscall`, such as ENOSPC) keep their status.
+ */
+function asClientError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  if (!(err instanceof Error) || 'syscall' in err) return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
+    return badRequest('The multipart part "metadata" is not valid JSON');
+  }
+  const status = (err as { statusCode?: number }).statusCode;
+  if (status === 413) return payloadTooLarge('The multipart body has too many parts or fields');
+  return badRequest(`Malformed multipart body: ${err.message}`);
 }

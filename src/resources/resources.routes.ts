@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { callerOf, type Guards } from '../http/auth.js';
+import { originOf } from '../http/origin.js';
 import { errors, refTo } from '../http/schemas.js';
 import { FILE_HEADERS } from '../http/security-headers.js';
 import { sendDownload } from './download.js';
@@ -20,7 +20,6 @@ import {
 } from './resources.schemas.js';
 import type { ResourcesService } from './resources.service.js';
 
-const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 const multipartBody = {
   consumes: ['multipart/form-data'],
   description: 'multipart/form-data; limits: file 25 MB, at most 4 parts',
@@ -53,7 +52,7 @@ export function resourceRoutes(deps: {
         },
       },
       async (request) =>
-        (await resources.list(request.query)).map((r) => toResource(r, baseUrl(request))),
+        (await resources.list(request.query)).map((r) => toResource(r, originOf(request))),
     );
 
     app.get(
@@ -108,7 +107,7 @@ export function resourceRoutes(deps: {
           throw err;
         }
         const stored = await resources.createFromUpload(form.upload, input);
-        return reply.status(201).send(toResource(stored, baseUrl(request)));
+        return reply.status(201).send(toResource(stored, originOf(request)));
       },
     );
 
@@ -127,7 +126,7 @@ export function resourceRoutes(deps: {
         },
       },
       async (request) =>
-        toResource(await resources.update(request.params.guid, request.body), baseUrl(request)),
+        toResource(await resources.update(request.params.guid, request.body), originOf(request)),
     );
 
     app.delete(
@@ -191,7 +190,7 @@ export function resourceRoutes(deps: {
       async (request, reply) => {
         const input = parseResourceInput(request.body);
         const stored = await resources.confirm(callerOf(request).id, request.body.filename, input);
-        return reply.status(201).send(toResource(stored, baseUrl(request)));
+        return reply.status(201).send(toResource(stored, originOf(request)));
       },
     );
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_MODES } from '../db/data-dir.js';
 
 export const TEMP_PREFIX = '.tmp-';
 
@@ -20,8 +21,8 @@ export interface WrittenFile {
 export function createStorage(dataDir: string) {
   const resourcesDir = path.join(dataDir, 'resources');
   const stagingRoot = path.join(dataDir, 'staging');
-  fs.mkdirSync(resourcesDir, { recursive: true });
-  fs.mkdirSync(stagingRoot, { recursive: true });
+  fs.mkdirSync(resourcesDir, { recursive: true, mode: PRIVATE_MODES.dir });
+  fs.mkdirSync(stagingRoot, { recursive: true, mode: PRIVATE_MODES.dir });
 
   return {
     resourcesDir,
@@ -29,7 +30,7 @@ export function createStorage(dataDir: string) {
     resourcePath: (storageName: string) => path.join(resourcesDir, checkName(storageName)),
     stagingDir(adminId: string): string {
       const dir = path.join(stagingRoot, checkName(adminId));
-      fs.mkdirSync(dir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_MODES.dir });
       return dir;
     },
     /** A fresh temporary path in a folder; the caller renames it or removes it. */
@@ -48,7 +49,11 @@ export function createStorage(dataDir: string) {
         },
       });
       try {
-        await pipeline(stream, meter, fs.createWriteStream(target, { flags: 'wx' }));
+        await pipeline(
+          stream,
+          meter,
+          fs.createWriteStream(target, { flags: 'wx', mode: PRIVATE_MODES.file }),
+        );
       } catch (err) {
         await removeQuietly(target);
         throw err;

@@ -73,7 +73,11 @@ async function unpack(
     },
   });
   try {
-    await pipeline(await zip.stream(entry), limit, fs.createWriteStream(target, { flags: 'wx' }));
+    await pipeline(
+      await zip.stream(entry),
+      limit,
+      fs.createWriteStream(target, { flags: 'wx', mode: 0o600 }),
+    );
   } catch (err) {
     fs.rmSync(target, { force: true });
     throw err instanceof CorruptArchiveError

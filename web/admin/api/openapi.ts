@@ -4818,7 +4818,7 @@ export interface components {
     VersionInfo: {
       versionCode: number;
       versionName: string;
-      /** @description absolute URL of the APK, built from the request host */
+      /** @description absolute URL of the APK, built from LARDER_PUBLIC_URL or the request host */
       apkUrl: string;
     };
     /** @description A catalog entry */

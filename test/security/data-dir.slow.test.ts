@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { inTestApp } from '../helpers/fixtures.js';
+import { fixture, multipart, resourceMetadata } from '../resources/helpers.js';
+
+/** Issue 13 rows 10 and 12: several apps per dialect, so in the slow tier. */
+describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
+  it('keeps everything under the data dir private (0700 folders, 0600 files)', async () => {
+    await inTestApp(dialect, {}, async (t) => {
+      const admin = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'admin', password: 'admin-password-1' },
+        })
+      ).json();
+      const body = multipart([
+        { name: 'metadata', data: JSON.stringify(resourceMetadata()) },
+        { name: 'file', filename: 'water-guide.pdf', data: fixture('water-guide.pdf') },
+      ]);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/resources',
+        headers: { authorization: `Bearer ${admin.accessToken}`, ...body.headers },
+        payload: body.payload,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const wide: string[] = [];
+      const walk = (p: string) => {
+        const st = fs.statSync(p);
+        if ((st.mode & 0o077) !== 0) wide.push(`${p} ${(st.mode & 0o777).toString(8)}`);
+        if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+      };
+      walk(t.config.dataDir);
+      expect(wide).toEqual([]);
+      const names = fs.readdirSync(t.config.dataDir);
+      expect(names).toContain('jwt-secret');
+      expect(names).toContain('resources');
+      if (dialect === 'sqlite')
+        expect(names).toEqual(expect.arrayContaining(['larder.db', 'larder.db-wal']));
+    });
+  }, 120_000);
+
+  it('tightens a data dir an older version left world-readable', async () => {
+    await inTestApp(dialect, {}, async (first) => {
+      await first.close();
+      fs.chmodSync(first.config.dataDir, 0o755);
+      fs.chmodSync(path.join(first.config.dataDir, 'resources'), 0o755);
+      fs.writeFileSync(
+        path.join(first.config.dataDir, 'version.json'),
+        '{"versionCode":1,"versionName":"1"}',
+        { mode: 0o644 },
+      );
+      fs.chmodSync(path.join(first.config.dataDir, 'version.json'), 0o644);
+      await inTestApp(dialect, { env: first.env }, async (second) => {
+        for (const p of ['', 'resources', 'version.json']) {
+          const mode = fs.statSync(path.join(second.config.dataDir, p)).mode & 0o777;
+          expect(mode.toString(8), p).toBe(p === 'version.json' ? '600' : '700');
+        }
+      });
+    });
+  }, 120_000);
+
+  it('builds apkUrl and downloadUrl from LARDER_PUBLIC_URL, whatever the Host header says', async () => {
+    await inTestApp(
+      dialect,
+      { extraEnv: { LARDER_PUBLIC_URL: 'https://larder.example.org/app/' } },
+      async (t) => {
+        const version = await t.app.inject({
+          url: '/api/version',
+          headers: { host: 'evil.example.com' },
+        });
+        expect(version.json().apkUrl).toBe('https://larder.example.org/app/static/larder.apk');
+        const admin = (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { username: 'admin', password: 'admin-password-1' },
+          })
+        ).json();
+        const body = multipart([
+          { name: 'metadata', data: JSON.stringify(resourceMetadata()) },
+          { name: 'file', filename: 'water-guide.pdf', data: fixture('water-guide.pdf') },
+        ]);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/resources',
+          headers: {
+            authorization: `Bearer ${admin.accessToken}`,
+            host: 'evil.example.com',
+            ...body.headers,
+          },
+          payload: body.payload,
+        });
+        expect(res.json().downloadUrl).toMatch(
+          /^https:\/\/larder\.example\.org\/app\/api\/resources\/[0-9a-f-]+\/download$/,
+        );
+      },
+    );
+  }, 120_000);
+});

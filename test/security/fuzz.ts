@@ -1,0 +1,357 @@
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import WebSocket from 'ws';
+import { expect } from 'vitest';
+import type { Session } from '../helpers/app.js';
+import { wsBase } from '../helpers/ws.js';
+import { fixture, multipart, resourceMetadata } from '../resources/helpers.js';
+
+/**
+ * Schema-driven fuzzing (issue 13): requests built from /api/openapi.json with hostile values
+ * in bodies, query strings and path parameters; broken multipart bodies; hostile socket frames.
+ * The properties: never a 5xx, the process keeps serving, and a 4xx writes nothing.
+ */
+
+interface Operation {
+  method: string;
+  path: string;
+  params: string[];
+  query: string[];
+  bodyKeys: string[] | null;
+}
+
+/** Routes the fuzzer leaves out: they are slow by design (a whole backup, bcrypt with a valid name). */
+const SKIP = new Set([
+  'POST /api/admin/backups',
+  'POST /api/admin/resources/analyze',
+  'POST /api/admin/resources',
+]);
+
+export async function operationsOf(app: FastifyInstance): Promise<Operation[]> {
+  const doc = (await app.inject({ url: '/api/openapi.json' })).json();
+  const ops: Operation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      if (SKIP.has(`${method.toUpperCase()} ${path}`) || !path.startsWith('/api/')) continue;
+      const parameters = (op.parameters ?? []) as { in: string; name: string }[];
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const resolved = schema?.$ref
+        ? doc.components?.schemas?.[schema.$ref.split('/').pop()]
+        : schema;
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        params: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        query: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+        bodyKeys: resolved ? Object.keys(resolved.properties ?? {}) : null,
+      });
+    }
+  }
+  return ops;
+}
+
+/** Strings a client should never be trusted to avoid. */
+const hostileString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme', maxLength: 50 }),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '\u202Efdp.exe',
+    '../../etc/passwd',
+    '%00',
+    '%zz',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+    '{"$gt":""}',
+    '__proto__',
+    'constructor',
+    '',
+    ' ',
+    '9'.repeat(400),
+  ),
+  fc.integer({ min: 1000, max: 70_000 }).map((n) => 'é'.repeat(n)),
+);
+
+const hostileNumber = fc.oneof(
+  fc.constantFrom(
+    0,
+    -1,
+    2 ** 31 - 1,
+    2 ** 31,
+    2 ** 53 - 1,
+    2 ** 53,
+    2 ** 63,
+    -(2 ** 63),
+    1e308,
+    -1e308,
+    0.5,
+    Number.MIN_VALUE,
+  ),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+);
+
+/** JSON nested n levels deep, built only when sent (fast-check prints it as `Deep(n)`). */
+class Deep {
+  constructor(readonly depth: number) {}
+  toJSON(): unknown {
+    let v: unknown = 'leaf';
+    for (let i = 0; i < Math.min(this.depth, 1000); i++) v = i % 2 ? [v] : { a: v };
+    return v;
+  }
+  /** the whole depth as text: deeper than JSON.stringify could write */
+  text(): string {
+    return '{"a":['.repeat(this.depth) + '1' + ']}'.repeat(this.depth);
+  }
+  [fc.toStringMethod](): string {
+    return `Deep(${this.depth})`;
+  }
+}
+const deep = fc.integer({ min: 10, max: 100_000 }).map((n) => new Deep(n));
+
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  hostileNumber,
+  fc.boolean(),
+  fc.constant(null),
+  deep,
+  fc.array(hostileString, { maxLength: 5 }),
+  fc.dictionary(hostileString, hostileString, { maxKeys: 4 }),
+);
+
+const queryText = fc.oneof(
+  hostileString,
+  hostileNumber.map(String),
+  fc.constantFrom(
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '1e400',
+    '-0',
+    '0x10',
+    '1_000',
+    '99999999999999999999999',
+  ),
+);
+
+function bodyFor(keys: string[] | null): fc.Arbitrary<unknown> {
+  if (!keys || keys.length === 0) return hostileValue;
+  const record = fc.record(Object.fromEntries(keys.map((k) => [k, hostileValue])), {
+    requiredKeys: [],
+  });
+  return fc.oneof(
+    record,
+    hostileValue,
+    record.map((r) => ({ ...r, unexpected: 'field' })),
+  );
+}
+
+const fingerprintQueries = new WeakMap<FastifyInstance, string>();
+
+/** Row counts of every table plus the revisions and token versions, in one query: any write changes it. */
+export async function fingerprint(app: FastifyInstance): Promise<string> {
+  const db = app.larder.database.db;
+  let query = fingerprintQueries.get(app);
+  if (!query) {
+    const schema = app.larder.config.databaseSchema; // PostgreSQL lists every schema's tables
+    const tables = (await db.introspection.getTables())
+      .filter((t) => !t.schema || app.larder.database.dialect === 'sqlite' || t.schema === schema)
+      .map((t) => t.name)
+      .sort();
+    const counts = tables.map((t) => `(select count(*) from "${t}") as "${t}"`);
+    counts.push(
+      '(select sum(revision) from inventories) as rev',
+      '(select sum(token_version) from users) as ver',
+    );
+    query = `select ${counts.join(', ')}`;
+    fingerprintQueries.set(app, query);
+  }
+  const result = await sql.raw<Record<string, unknown>>(query).execute(db);
+  return JSON.stringify(result.rows[0]);
+}
+
+/** Percent-encodes every byte but unreserved ones (a lone surrogate goes as U+FFFD's bytes). */
+function encodeSegment(text: string): string {
+  return [...Buffer.from(text, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9._~-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
+}
+
+export interface FuzzFigures {
+  cases: number;
+  byStatus: Record<number, number>;
+}
+
+function count(figures: FuzzFigures, status: number) {
+  figures.cases++;
+  figures.byStatus[status] = (figures.byStatus[status] ?? 0) + 1;
+}
+
+/** Hostile bodies, query strings and path parameters on every documented route. */
+export async function fuzzRoutes(
+  app: FastifyInstance,
+  callers: Session[],
+  numRuns: number,
+  figures: FuzzFigures,
+): Promise<void> {
+  const ops = await operationsOf(app);
+  const arbitrary = fc.constantFrom(...ops).chain((op) =>
+    fc.record({
+      op: fc.constant(op),
+      caller: fc.constantFrom(...callers),
+      params: fc.tuple(...op.params.map(() => queryText), fc.constant('')),
+      query: fc.dictionary(fc.constantFrom(...op.query, 'extra'), queryText, { maxKeys: 3 }),
+      body: bodyFor(op.bodyKeys),
+    }),
+  );
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async ({ op, caller, params, query, body }) => {
+      let i = 0;
+      const path = op.path.replace(/\{[^}]+\}/g, () => encodeSegment(String(params[i++] ?? 'x')));
+      const search = new URLSearchParams(query as Record<string, string>).toString();
+      const before = await fingerprint(app);
+      const res = await app.inject({
+        method: op.method as 'GET',
+        url: search ? `${path}?${search}` : path,
+        headers: { ...caller.headers, 'content-type': 'application/json' },
+        payload:
+          op.method === 'GET' || op.method === 'DELETE'
+            ? undefined
+            : body instanceof Deep
+              ? body.text()
+              : JSON.stringify(body),
+      });
+      count(figures, res.statusCode);
+      expect(res.statusCode, `${op.method} ${path} → ${res.body.slice(0, 300)}`).toBeLessThan(500);
+      if (res.statusCode >= 400) {
+        expect(res.json()).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+        expect(await fingerprint(app), `${op.method} ${path} wrote on ${res.statusCode}`).toBe(
+          before,
+        );
+      }
+    }),
+    { numRuns, endOnFailure: true },
+  );
+}
+
+/** Upload bodies cut, stripped of their boundary, padded with parts, or with broken headers. */
+export async function fuzzMultipart(
+  app: FastifyInstance,
+  admin: Session,
+  numRuns: number,
+  figures: FuzzFigures,
+) {
+  const good = multipart([
+    { name: 'metadata', data: JSON.stringify(resourceMetadata()) },
+    {
+      name: 'file',
+      filename: 'water-guide.pdf',
+      data: fixture('water-guide.pdf').subarray(0, 4096),
+    },
+  ]);
+  const boundary = /boundary=(.+)$/.exec(good.headers['content-type'])![1]!;
+  const mutation = fc.oneof(
+    fc.integer({ min: 0, max: good.payload.length - 1 }).map((cut) => ({
+      payload: good.payload.subarray(0, cut),
+      type: good.headers['content-type'],
+    })),
+    fc
+      .constantFrom(
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        'multipart/form-data; boundary="unterminated',
+        'multipart/mixed; boundary=x',
+      )
+      .map((type) => ({ payload: good.payload, type })),
+    fc.integer({ min: 1, max: 12 }).map((n) => ({
+      payload: Buffer.concat([
+        ...Array.from({ length: n }, (_, k) =>
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="extra${k}"\r\n\r\nvalue\r\n`,
+          ),
+        ),
+        good.payload,
+      ]),
+      type: good.headers['content-type'],
+    })),
+    fc
+      .tuple(fc.integer({ min: 0, max: 400 }), fc.uint8Array({ minLength: 1, maxLength: 64 }))
+      .map(([at, bytes]) => {
+        const copy = Buffer.from(good.payload);
+        Buffer.from(bytes).copy(copy, at);
+        return { payload: copy, type: good.headers['content-type'] };
+      }),
+  );
+  const catalog = async () =>
+    (await app.inject({ url: '/api/resources', headers: admin.headers })).json().length as number;
+  await fc.assert(
+    fc.asyncProperty(mutation, async ({ payload, type }) => {
+      const before = await catalog();
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/resources',
+        headers: { ...admin.headers, 'content-type': type },
+        payload,
+      });
+      count(figures, res.statusCode);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      if (res.statusCode >= 400) expect(await catalog()).toBe(before);
+    }),
+    { numRuns, endOnFailure: true },
+  );
+}
+
+/** Binary, non-JSON, oversized and flooded frames on /ws/sync: the server answers or closes, and keeps serving. */
+export async function fuzzSocketFrames(
+  app: FastifyInstance,
+  user: Session,
+  numRuns: number,
+  figures: FuzzFigures,
+) {
+  const base = await wsBase(app);
+  const frame = fc.oneof(
+    fc.uint8Array({ maxLength: 256 }).map((b) => ({ data: Buffer.from(b), binary: true })),
+    fc.string({ maxLength: 200 }).map((s) => ({ data: s, binary: false })),
+    fc.jsonValue({ maxDepth: 4 }).map((v) => ({ data: JSON.stringify(v), binary: false })),
+    fc
+      .record({
+        type: fc.constantFrom('ping', 'ack', 'typing', 'read', 'hello', '__proto__'),
+        ids: fc.array(hostileString, { maxLength: 5 }),
+      })
+      .map((v) => ({ data: JSON.stringify(v), binary: false })),
+    fc
+      .integer({ min: 65 * 1024, max: 200 * 1024 })
+      .map((n) => ({ data: 'x'.repeat(n), binary: false })),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(frame, { minLength: 1, maxLength: 40 }), async (frames) => {
+      const ws = new WebSocket(`${base}/ws/sync`, { headers: user.headers });
+      ws.on('error', () => {});
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('unexpected-response', (_req, res) =>
+          reject(new Error(`upgrade ${res.statusCode}`)),
+        );
+      });
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      for (const f of frames)
+        if (ws.readyState === WebSocket.OPEN) ws.send(f.data, { binary: f.binary });
+      ws.close();
+      const code = await closed;
+      count(figures, code);
+      expect([1000, 1005, 1006, 1002, 1003, 1007, 1008, 1009]).toContain(code);
+      const health = await app.inject({ url: '/health' });
+      expect(health.statusCode).toBe(200);
+    }),
+    { numRuns, endOnFailure: true },
+  );
+}
