@@ -25,6 +25,14 @@ export async function openTab(page: Page, name: string): Promise<void> {
 export const userCard = (page: Page, username: string) =>
   page.locator(`li.user[data-username="${username}"]`);
 
+/** Opens a user's actions (the list shows one line per user) and returns the row. */
+export async function manageUser(page: Page, username: string) {
+  const row = userCard(page, username);
+  const toggle = row.getByRole('button', { name: `Manage ${username}` });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  return row;
+}
+
 /** True when nothing on the page is wider than the viewport (no sideways scrolling). */
 export async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
@@ -42,7 +50,7 @@ export async function checkTabsAtBothWidths(page: Page, tabs: string[]): Promise
     await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
     for (const tab of tabs) {
       await openTab(page, tab);
-      await page.locator('.cards > li').first().waitFor();
+      await page.locator('.cards > li, .rows > li').first().waitFor();
       expect(await fitsWidth(page)).toBe(true);
       await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
     }
