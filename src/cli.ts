@@ -7,18 +7,33 @@ import { CliFailure, readNewPassword } from './cli-password.js';
 
 /** The heavy modules load only for a command that needs them: --help and usage errors stay fast. */
 async function modules() {
-  const [database, migrate, backups, restore, passwords, inventory, inventories, bus, users] =
-    await Promise.all([
-      import('./db/database.js'),
-      import('./db/migrate.js'),
-      import('./backups/backups.service.js'),
-      import('./backups/restore.js'),
-      import('./auth/passwords.js'),
-      import('./inventory/inventory.service.js'),
-      import('./inventories/inventories.service.js'),
-      import('./realtime/bus.js'),
-      import('./users/users.service.js'),
-    ]);
+  const [
+    database,
+    migrate,
+    backups,
+    restore,
+    passwords,
+    inventory,
+    inventories,
+    bus,
+    users,
+    sessions,
+    throttle,
+    usersRepository,
+  ] = await Promise.all([
+    import('./db/database.js'),
+    import('./db/migrate.js'),
+    import('./backups/backups.service.js'),
+    import('./backups/restore.js'),
+    import('./auth/passwords.js'),
+    import('./inventory/inventory.service.js'),
+    import('./inventories/inventories.service.js'),
+    import('./realtime/bus.js'),
+    import('./users/users.service.js'),
+    import('./auth/session-store.js'),
+    import('./auth/login-throttle.js'),
+    import('./users/users.repository.js'),
+  ]);
   return {
     ...database,
     ...migrate,
@@ -29,6 +44,9 @@ async function modules() {
     ...inventories,
     ...bus,
     ...users,
+    ...sessions,
+    ...throttle,
+    ...usersRepository,
   };
 }
 
@@ -41,6 +59,8 @@ Commands:
                               --force, which replaces everything (stop the servers first)
   reset-password <username>   set a new password, read from stdin (or asked for without echo
                               on a terminal); ends every session of that user
+  unlock <username>           clear the user's failed sign-in counters (every address), so
+                              they can sign in again at once
   migrate                     apply pending database migrations
   help                        show this text (also: --help)
 
@@ -186,7 +206,8 @@ const commands: Record<string, Command> = {
           const inventory = m.createInventoryService({ db, bus, clock });
           const inventories = m.createInventoriesService({ db, clock, inventory });
           const hasher = m.createPasswordHasher(config.bcryptCost);
-          const users = m.createUsersService({ db, hasher, inventories, bus, clock });
+          const sessions = m.createSessionStore({ db, bus, clock });
+          const users = m.createUsersService({ db, hasher, inventories, bus, sessions, clock });
           const row = await users.findRowByUsername(username);
           if (!row) throw new CliFailure(`no user named ${username}`);
           // bumps the token version: every token stops working; running servers close sockets
@@ -197,6 +218,27 @@ const commands: Record<string, Command> = {
         }
       });
     },
+  },
+};
+
+/** `larder unlock <username>`: the throttle's counters live in the database, shared by all. */
+commands.unlock = {
+  args: 1,
+  async run([username], _flags, config) {
+    await requireSqliteFile(config);
+    await withDatabase(config, async (database, m) => {
+      await m.migrateToLatest(database.db);
+      const row = await m.findUserByUsername(database.db, username!);
+      if (!row) throw new CliFailure(`no user named ${username}`);
+      const throttle = m.createLoginThrottle({
+        db: database.db,
+        limit: config.loginRateLimit,
+        windowMs: config.loginRateWindowSeconds * 1000,
+        clock: Date.now,
+      });
+      await throttle.unlock(row.username);
+      say(`failed sign-in counters of ${row.username} cleared`);
+    });
   },
 };
 

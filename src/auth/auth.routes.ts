@@ -1,10 +1,22 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
-import { errors, refTo } from '../http/schemas.js';
+import { errors, IdParams, refTo } from '../http/schemas.js';
 import type { UsersService } from '../users/users.service.js';
-import { LoginBody, LoginResponseSchema, RefreshBody } from './auth.schemas.js';
-import type { AuthService } from './auth.service.js';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  LoginResponseSchema,
+  RefreshBody,
+  SessionSchema,
+} from './auth.schemas.js';
+import type { AuthService, ClientInfo } from './auth.service.js';
+
+const clientOf = (request: FastifyRequest): ClientInfo => ({
+  address: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+});
 
 export function authRoutes(deps: {
   auth: AuthService;
@@ -14,19 +26,22 @@ export function authRoutes(deps: {
   const { auth, users, guards } = deps;
   return async (app) => {
     app.addSchema(LoginResponseSchema);
+    app.addSchema(SessionSchema);
     const LoginResponse = refTo(LoginResponseSchema);
+    const signedIn = { tags: ['auth'], security: [{ bearer: [] }] };
 
     app.post(
       '/api/auth/login',
       {
         schema: {
           tags: ['auth'],
-          summary: 'Sign in (public). Failed attempts are rate limited per username and address.',
+          summary:
+            'Sign in (public); starts a session. Failed attempts are throttled per username and address.',
           body: LoginBody,
           response: { 200: LoginResponse, ...errors(400, 401, 429) },
         },
       },
-      (request) => auth.login(request.body.username, request.body.password, request.ip),
+      (request) => auth.login(request.body.username, request.body.password, clientOf(request)),
     );
 
     app.post(
@@ -40,7 +55,7 @@ export function authRoutes(deps: {
           response: { 200: LoginResponse, ...errors(400, 401) },
         },
       },
-      (request) => auth.refresh(request.body.refreshToken),
+      (request) => auth.refresh(request.body.refreshToken, clientOf(request)),
     );
 
     app.post(
@@ -48,7 +63,8 @@ export function authRoutes(deps: {
       {
         schema: {
           tags: ['auth'],
-          summary: 'End the session of a refresh token (public; unknown tokens are ignored)',
+          summary:
+            'End the session of a refresh token: its access tokens and sockets stop at once (public; unknown tokens are ignored)',
           body: RefreshBody,
           response: { 204: Type.Null(), ...errors(400) },
         },
@@ -64,13 +80,82 @@ export function authRoutes(deps: {
       {
         onRequest: guards.authenticate,
         schema: {
-          tags: ['auth'],
+          ...signedIn,
           summary: 'The signed-in user (any user)',
-          security: [{ bearer: [] }],
           response: { 200: Type.Ref('User'), ...errors(401) },
         },
       },
       (request) => users.get(callerOf(request).id),
+    );
+
+    app.post(
+      '/api/auth/password',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...signedIn,
+          summary:
+            'Change your own password (any user). Every other session ends; this one gets new tokens. A wrong current password is 400 and counts as a failed sign-in.',
+          body: ChangePasswordBody,
+          response: { 200: LoginResponse, ...errors(400, 401, 429) },
+        },
+      },
+      (request) =>
+        auth.changeOwnPassword(
+          callerOf(request),
+          request.body.currentPassword,
+          request.body.newPassword,
+          clientOf(request),
+        ),
+    );
+
+    app.get(
+      '/api/auth/sessions',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...signedIn,
+          summary: 'Your signed-in devices, most recently used first (any user)',
+          response: { 200: Type.Array(Type.Ref('Session')), ...errors(401) },
+        },
+      },
+      (request) => auth.listSessions(callerOf(request)),
+    );
+
+    app.delete(
+      '/api/auth/sessions/:id',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...signedIn,
+          summary:
+            'Sign one of your sessions out at once, sockets included (any user; 404 for a session not yours)',
+          params: IdParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 404) },
+        },
+      },
+      async (request, reply) => {
+        await auth.endOwnSession(callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/admin/users/:id/login-throttle',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          tags: ['admin: users'],
+          security: [{ bearer: [] }],
+          summary: "Admin: clear a user's failed sign-in counters (every address)",
+          params: IdParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await auth.unlock(request.params.id);
+        return reply.status(204).send(null);
+      },
     );
   };
 }

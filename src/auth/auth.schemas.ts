@@ -29,3 +29,27 @@ export const RefreshBody = Type.Object(
   { refreshToken: Type.String({ minLength: 1, maxLength: 200 }) },
   { additionalProperties: false },
 );
+
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+    newPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+/** One signed-in device of the caller. */
+export const SessionSchema = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: Type.Integer({ description: 'sign-in time, epoch milliseconds' }),
+    lastUsedAt: Type.Integer({
+      description: 'last refresh or request (written at most once a minute), epoch milliseconds',
+    }),
+    userAgent: Nullable(Type.String()),
+    address: Nullable(Type.String({ description: 'client address at sign-in or last refresh' })),
+    current: Type.Boolean({ description: 'true for the session of the calling access token' }),
+  },
+  { $id: 'Session' },
+);
+export type SessionDto = Static<typeof SessionSchema>;

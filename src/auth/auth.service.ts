@@ -1,16 +1,21 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { isValidPassword } from '../config.js';
+import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
-import { unauthorized } from '../http/errors.js';
+import { badRequest, notFound, unauthorized } from '../http/errors.js';
+import type { EventBus } from '../realtime/bus.js';
 import type { UsersService } from '../users/users.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import * as repo from './auth.repository.js';
-import type { LoginResponse } from './auth.schemas.js';
+import type { LoginResponse, SessionDto } from './auth.schemas.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordHasher } from './passwords.js';
+import type { SessionStore } from './session-store.js';
+import * as sessionsRepo from './sessions.repository.js';
 import { hashRefreshToken, newRefreshToken, type AccessTokens } from './tokens.js';
 
-/** Who is calling: loaded from the database on every request, so changes apply at once. */
+/** Who is calling: checked against the (cached) user and session on every request. */
 export interface AuthUser {
   id: string;
   username: string;
@@ -18,36 +23,57 @@ export interface AuthUser {
   inventoryId: string | null;
 }
 
+/** The caller of a request or socket: the user, and which sign-in their token belongs to. */
+export interface SignedInUser extends AuthUser {
+  /** the sign-in the access token belongs to */
+  sessionId: string;
+  /** when the access token stops working, epoch ms */
+  tokenExpiresAt: number;
+}
+
+/** Where a sign-in comes from, shown in the sessions list. */
+export interface ClientInfo {
+  address: string;
+  userAgent: string | null;
+}
+
+/** A session's last use is written at most this often (every request would be a write). */
+const TOUCH_EVERY_MS = 60_000;
+
 export function createAuthService(deps: {
   db: Kysely<DB>;
+  bus: EventBus;
   users: UsersService;
   hasher: PasswordHasher;
   tokens: AccessTokens;
   throttle: LoginThrottle;
+  sessions: SessionStore;
   refreshTtlSeconds: number;
   clock: () => number;
 }) {
-  const { db, users, hasher, tokens, throttle, clock } = deps;
+  const { db, bus, users, hasher, tokens, throttle, sessions, clock } = deps;
   const invalid = () => unauthorized('Wrong username or password');
+  const ended = () => unauthorized('Session has ended; sign in again');
 
-  async function issue(user: UserRow, familyId: string): Promise<LoginResponse> {
+  async function issue(trx: Executor, user: UserRow, sessionId: string): Promise<LoginResponse> {
     const now = clock();
     const refreshToken = newRefreshToken();
-    await repo.insertRefreshToken(db, {
+    await repo.insertRefreshToken(trx, {
       token_hash: hashRefreshToken(refreshToken),
       user_id: user.id,
-      family_id: familyId,
+      family_id: sessionId,
       token_version: user.token_version,
       expires_at: now + deps.refreshTtlSeconds * 1000,
       created_at: now,
       used_at: null,
     });
-    const accessToken = await tokens.sign(
+    const accessToken = tokens.sign(
       {
         userId: user.id,
         username: user.username,
         isAdmin: Boolean(user.is_admin),
         tokenVersion: user.token_version,
+        sessionId,
       },
       now,
     );
@@ -63,69 +89,157 @@ export function createAuthService(deps: {
     };
   }
 
+  /** Ends one session at once: refresh tokens, access tokens (session check) and sockets. */
+  async function endSession(sessionId: string, userId: string): Promise<boolean> {
+    const existed = await sessionsRepo.deleteSession(db, sessionId);
+    sessions.forgetSession(sessionId);
+    await bus.publishAfterCommit({ type: 'sessionEnded', userId, sessionId });
+    return existed;
+  }
+
+  /** bcrypt compares only the first 72 bytes and no stored password is longer: longer is wrong. */
+  const passwordMatches = (password: string, user: UserRow | undefined) =>
+    user && Buffer.byteLength(password, 'utf8') <= 72
+      ? hasher.verify(password, user.password_hash)
+      : hasher.verifyDummy(password);
+
   return {
-    async login(username: string, password: string, address: string): Promise<LoginResponse> {
-      throttle.check(username, address);
+    async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+      // counted before bcrypt runs: parallel guesses cannot get past the limit
+      const attempt = await throttle.reserve(username, client.address);
       const user = await users.findRowByUsername(username);
-      // bcrypt compares only the first 72 bytes and no stored password is longer: a longer one is
-      // wrong. It and an unknown user cost the same bcrypt time as a wrong password.
-      const ok =
-        user && Buffer.byteLength(password, 'utf8') <= 72
-          ? await hasher.verify(password, user.password_hash)
-          : await hasher.verifyDummy(password);
-      if (!user || !ok) {
-        throttle.recordFailure(username, address);
+      // an unknown user costs the same bcrypt time as a wrong password
+      if (!(await passwordMatches(password, user)) || !user) {
+        attempt.failed();
         throw invalid();
       }
-      throttle.recordSuccess(username);
-      return issue(user, crypto.randomUUID());
+      await attempt.succeeded();
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const sessionId = crypto.randomUUID();
+        await sessionsRepo.insertSession(trx, {
+          id: sessionId,
+          user_id: user.id,
+          created_at: now,
+          last_used_at: now,
+          user_agent: client.userAgent?.slice(0, 256) || null,
+          address: client.address,
+        });
+        return issue(trx, user, sessionId);
+      });
     },
 
     /**
      * Rotation: each refresh token works once. Presenting one that was already used means it was
-     * copied, so its whole family (every token descended from the same login) is revoked.
+     * copied, so its whole session (every token descended from the same login) is ended.
      */
-    async refresh(refreshToken: string): Promise<LoginResponse> {
+    async refresh(refreshToken: string, client: ClientInfo): Promise<LoginResponse> {
       const hash = hashRefreshToken(refreshToken);
       const row = await repo.findRefreshToken(db, hash);
       const now = clock();
       if (!row) throw unauthorized('Refresh token is not valid');
       if (row.used_at !== null || !(await repo.markRefreshTokenUsed(db, hash, now))) {
-        await repo.deleteRefreshFamily(db, row.family_id);
+        await endSession(row.family_id, row.user_id);
         throw unauthorized(
           'Refresh token was already used; every session from that sign-in is ended',
         );
       }
       const user = await users.findRowById(row.user_id);
-      if (row.expires_at <= now || !user || user.token_version !== row.token_version) {
-        await repo.deleteRefreshFamily(db, row.family_id);
+      const session = await sessionsRepo.findSession(db, row.family_id);
+      if (row.expires_at <= now || !user || user.token_version !== row.token_version || !session) {
+        await endSession(row.family_id, row.user_id);
         throw unauthorized('Refresh token has expired; sign in again');
       }
-      return issue(user, row.family_id);
+      await sessions.touch(row.family_id, client.address);
+      return issue(db, user, row.family_id);
     },
 
     async logout(refreshToken: string): Promise<void> {
       const row = await repo.findRefreshToken(db, hashRefreshToken(refreshToken));
-      if (row) await repo.deleteRefreshFamily(db, row.family_id);
+      if (row) await endSession(row.family_id, row.user_id);
     },
 
-    /** Verifies an access token and that its user still exists with the same token version. */
-    async authenticate(accessToken: string): Promise<AuthUser> {
-      const claims = await tokens.verify(accessToken, clock());
+    /** Verifies an access token, that its user has the same token version and its session lives. */
+    async authenticate(accessToken: string): Promise<SignedInUser> {
+      const now = clock();
+      const claims = tokens.verify(accessToken, now);
       if (!claims) throw unauthorized('Access token is invalid or has expired');
-      const user = await users.findRowById(claims.userId);
-      if (!user || user.token_version !== claims.tokenVersion) {
-        throw unauthorized('Session has ended; sign in again');
-      }
+      const user = await sessions.user(claims.userId, () => users.findRowById(claims.userId));
+      if (!user || user.token_version !== claims.tokenVersion) throw ended();
+      const session = await sessions.session(claims.sessionId);
+      if (!session || session.userId !== user.id) throw ended();
+      if (now - session.lastUsedAt >= TOUCH_EVERY_MS) await sessions.touch(claims.sessionId, null);
       return {
         id: user.id,
         username: user.username,
         isAdmin: Boolean(user.is_admin),
         inventoryId: user.inventory_id,
+        sessionId: claims.sessionId,
+        tokenExpiresAt: claims.expiresAt,
       };
     },
 
-    pruneExpired: () => repo.deleteExpiredRefreshTokens(db, clock()),
+    /**
+     * The caller changes their own password: a wrong current one counts as a failed sign-in (400,
+     * not 401: the caller is still signed in). Every other session ends; this one gets new tokens.
+     */
+    async changeOwnPassword(
+      caller: SignedInUser,
+      currentPassword: string,
+      newPassword: string,
+      client: ClientInfo,
+    ): Promise<LoginResponse> {
+      if (!isValidPassword(newPassword)) {
+        throw badRequest('body.newPassword must be 8 to 72 bytes long');
+      }
+      const attempt = await throttle.reserve(caller.username, client.address);
+      const row = await users.findRowById(caller.id);
+      if (!(await passwordMatches(currentPassword, row)) || !row) {
+        attempt.failed();
+        throw badRequest('body.currentPassword is not the current password');
+      }
+      await attempt.succeeded();
+      await users.changePassword(caller.id, newPassword, caller.sessionId);
+      const user = await users.findRowById(caller.id);
+      if (!user) throw ended();
+      return db.transaction().execute(async (trx) => {
+        await repo.deleteRefreshFamily(trx, caller.sessionId);
+        if (!(await sessionsRepo.findSession(trx, caller.sessionId))) throw ended();
+        await sessionsRepo.touchSession(trx, caller.sessionId, clock(), client.address);
+        return issue(trx, user, caller.sessionId);
+      });
+    },
+
+    async listSessions(caller: SignedInUser): Promise<SessionDto[]> {
+      return (await sessionsRepo.listSessions(db, caller.id)).map((row) => ({
+        id: row.id,
+        createdAt: Number(row.created_at),
+        lastUsedAt: Number(row.last_used_at),
+        userAgent: row.user_agent,
+        address: row.address,
+        current: row.id === caller.sessionId,
+      }));
+    },
+
+    /** Signs one of the caller's sessions out (this one included); 404 for anyone else's. */
+    async endOwnSession(caller: SignedInUser, sessionId: string): Promise<void> {
+      const row = await sessionsRepo.findSession(db, sessionId);
+      if (!row || row.user_id !== caller.id) throw notFound(`No session with id ${sessionId}`);
+      await endSession(sessionId, caller.id);
+    },
+
+    /** Clears the failed sign-in counters of a user (admin route). */
+    async unlock(userId: string): Promise<void> {
+      const user = await users.findRowById(userId);
+      if (!user) throw notFound(`No user with id ${userId}`);
+      await throttle.unlock(user.username);
+    },
+
+    async pruneExpired(): Promise<void> {
+      const now = clock();
+      await repo.deleteExpiredRefreshTokens(db, now);
+      await sessionsRepo.deleteIdleSessions(db, now - deps.refreshTtlSeconds * 1000);
+    },
   };
 }
 

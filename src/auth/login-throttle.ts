@@ -1,70 +1,118 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
 import { AppError } from '../http/errors.js';
+import * as repo from './login-throttle.repository.js';
+
+/** The first delay once a username or address has used its free attempts; it doubles from there. */
+export const FIRST_DELAY_MS = 1000;
+/** The longest a username (or an address) is ever made to wait between two attempts. */
+export const MAX_DELAY_MS = 60_000;
+/** An address (a household, everyone behind one proxy) gets this many times a username's attempts. */
+export const ADDRESS_FACTOR = 5;
+
+/** One attempt counted before the password is compared: settle it with the outcome. */
+export interface LoginAttempt {
+  /**
+   * the password was right: the username's counters are cleared (its delay too) and this attempt
+   * is given back to the address
+   */
+  succeeded(): Promise<void>;
+  /** the password was wrong: the attempt stays counted */
+  failed(): void;
+}
+
+const keysOf = (username: string, address: string) => {
+  const name = username.toLowerCase();
+  return { user: `u:${name}`, address: `a:${address}`, pair: `p:${name} ${address}` };
+};
 
 /**
- * Counts failed logins per username (`limit`) and per client address (5 × `limit`, since a
- * household shares one address) in a fixed window. Kept in memory: with several instances each
- * one counts on its own (docs/security.md).
+ * Failed sign-ins (docs/security.md, "Sign-in throttling"), counted in the database so every
+ * instance and `larder unlock` see the same counters:
+ * - per (username, address): `limit` failures per window, then 429 until the window ends: an
+ *   attacker's own address stops, the owner elsewhere is not affected;
+ * - per username, from anywhere: after `limit` failures, a delay between attempts that doubles up
+ *   to MAX_DELAY_MS: an attacker with many addresses is slowed, the owner waits a minute at most;
+ * - per address: the same delay after ADDRESS_FACTOR × `limit` failures (password spraying).
+ * An attempt is reserved (counted) in one transaction before bcrypt runs, so however many arrive
+ * at once, no more are compared than the counters allow.
  */
 export function createLoginThrottle(options: {
+  db: Kysely<DB>;
   limit: number;
   windowMs: number;
   clock: () => number;
 }) {
-  const failures = new Map<string, { count: number; resetAt: number }>();
+  const { db, limit, windowMs, clock } = options;
+  const delayAfter = (failures: number, threshold: number) =>
+    Math.min(FIRST_DELAY_MS * 2 ** Math.min(failures - threshold, 30), MAX_DELAY_MS);
 
-  const limitOf = (key: string) => (key.startsWith('u:') ? options.limit : options.limit * 5);
-
-  /**
-   * Bounded memory under a flood of names: forget expired counters and those still below their
-   * limit, so a flood cannot wipe a locked username's counter; clear all only at a hard cap.
-   */
-  const evict = () => {
-    const now = options.clock();
-    for (const [key, entry] of failures) {
-      if (entry.resetAt <= now || entry.count < limitOf(key)) failures.delete(key);
-    }
-    if (failures.size > 1_000_000) failures.clear();
-  };
-
-  const current = (key: string) => {
-    const entry = failures.get(key);
-    if (!entry || entry.resetAt <= options.clock()) return null;
-    return entry;
-  };
+  function refuse(retryMs: number): AppError {
+    const retryAfter = Math.max(1, Math.ceil(retryMs / 1000));
+    return new AppError(
+      429,
+      'rate_limited',
+      `Too many failed sign-in attempts; try again in ${retryAfter} s`,
+      {},
+      { 'retry-after': String(retryAfter) },
+    );
+  }
 
   return {
-    /** Throws 429 when the username or the address has used up its failed attempts. */
-    check(username: string, address: string): void {
-      for (const key of [`u:${username.toLowerCase()}`, `a:${address}`]) {
-        const entry = current(key);
-        if (entry && entry.count >= limitOf(key)) {
-          const retryAfter = Math.max(1, Math.ceil((entry.resetAt - options.clock()) / 1000));
-          throw new AppError(
-            429,
-            'rate_limited',
-            `Too many failed sign-in attempts; try again in ${retryAfter} s`,
-            {},
-            { 'retry-after': String(retryAfter) },
-          );
+    /** Counts an attempt for the username from the address, or throws 429 (nothing counted). */
+    async reserve(username: string, address: string): Promise<LoginAttempt> {
+      const keys = keysOf(username, address);
+      await db.transaction().execute(async (trx) => {
+        const now = clock();
+        const rows = (await repo.lockCounters(trx, Object.values(keys))).map((row) =>
+          row.window_ends_at <= now
+            ? { ...row, failures: 0, window_ends_at: now + windowMs, next_attempt_at: 0 }
+            : row,
+        );
+        const byKey = new Map(rows.map((row) => [row.key, row]));
+        const pair = byKey.get(keys.pair)!;
+        const soft = [
+          { row: byKey.get(keys.user)!, threshold: limit },
+          { row: byKey.get(keys.address)!, threshold: limit * ADDRESS_FACTOR },
+        ];
+        let waitMs = pair.failures >= limit ? pair.window_ends_at - now : 0;
+        for (const { row, threshold } of soft) {
+          if (row.failures >= threshold && row.next_attempt_at > now) {
+            waitMs = Math.max(waitMs, row.next_attempt_at - now);
+          }
         }
-      }
+        if (waitMs > 0) throw refuse(waitMs);
+        pair.failures += 1;
+        for (const { row, threshold } of soft) {
+          row.failures += 1;
+          if (row.failures >= threshold)
+            row.next_attempt_at = now + delayAfter(row.failures, threshold);
+        }
+        for (const row of rows) await repo.saveCounter(trx, row);
+      });
+      let settled = false;
+      return {
+        async succeeded() {
+          if (settled) return;
+          settled = true;
+          await repo.deleteCounter(db, keys.pair);
+          await repo.deleteCounter(db, keys.user);
+          await repo.releaseOne(db, keys.address);
+        },
+        failed() {
+          settled = true;
+        },
+      };
     },
-    recordFailure(username: string, address: string): void {
-      if (failures.size > 100_000) evict();
-      for (const key of [`u:${username.toLowerCase()}`, `a:${address}`]) {
-        const entry = current(key) ?? { count: 0, resetAt: options.clock() + options.windowMs };
-        entry.count += 1;
-        failures.set(key, entry);
-      }
+
+    /** Clears the username's counters (from every address): `larder unlock`, the admin route. */
+    async unlock(username: string): Promise<void> {
+      const keys = keysOf(username, '');
+      await repo.deleteCounters(db, keys.user, keys.pair);
     },
-    recordSuccess(username: string): void {
-      failures.delete(`u:${username.toLowerCase()}`);
-    },
-    /** Forgets counters whose window is over (they no longer count); run by src/jobs.ts. */
-    evictExpired(): void {
-      const now = options.clock();
-      for (const [key, entry] of failures) if (entry.resetAt <= now) failures.delete(key);
-    },
+
+    /** Forgets counters whose window and delay are over; run by src/jobs.ts. */
+    evictExpired: () => repo.deleteExpiredCounters(db, clock()),
   };
 }
 

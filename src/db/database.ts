@@ -13,6 +13,11 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL only: the pool settings, for a dedicated LISTEN connection. */
   pgConnection?: pg.ClientConfig;
+  /**
+   * SQLite only: PRAGMA data_version, which changes when another process (the CLI) commits to
+   * the file; in-memory caches compare it to notice changes no event announced.
+   */
+  dataVersion?: () => number;
   destroy(): Promise<void>;
 }
 
@@ -41,7 +46,13 @@ export async function createDatabase(
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    return {
+      db,
+      dialect: 'sqlite',
+      dataVersion: () => dataVersion.get() as number,
+      destroy: () => db.destroy(),
+    };
   }
 
   const schema = config.databaseSchema;

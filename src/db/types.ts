@@ -25,6 +25,26 @@ export interface UsersTable {
   created_at: number;
 }
 
+/** A sign-in: the refresh-token family of that sign-in has the same id. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: number;
+  last_used_at: number;
+  user_agent: string | null;
+  address: string | null;
+}
+
+/** Failed sign-ins counted per username, per address and per (username, address). */
+export interface LoginThrottleTable {
+  key: string;
+  /** failures (and attempts in progress) in the current window */
+  failures: number;
+  window_ends_at: number;
+  /** no attempt before this time (the growing delay), epoch ms; 0 for none */
+  next_attempt_at: number;
+}
+
 export interface RefreshTokensTable {
   token_hash: string;
   user_id: string;
@@ -142,6 +162,8 @@ export interface DB {
   inventories: InventoriesTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
   categories: NamedEntityTable;
   locations: NamedEntityTable;
   items: ItemsTable;

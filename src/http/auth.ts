@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { AuthService, AuthUser } from '../auth/auth.service.js';
+import type { AuthService, SignedInUser } from '../auth/auth.service.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authenticate guards; null on public routes. */
-    user: AuthUser | null;
+    user: SignedInUser | null;
   }
 }
 
@@ -16,15 +16,30 @@ export function bearerToken(request: FastifyRequest, allowQuery: boolean): strin
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     return match ? match[1]! : null;
   }
-  if (allowQuery) {
-    const token = (request.query as Record<string, unknown> | undefined)?.token;
-    if (typeof token === 'string' && token.length > 0) return token;
+  return allowQuery ? queryToken(request.url) : null;
+}
+
+/**
+ * The `token` query parameter, spelled literally: a name that only decodes to `token`
+ * (`%74oken`) is not accepted, so no other spelling can carry a token past the log redaction.
+ */
+export function queryToken(url: string): string | null {
+  const start = url.indexOf('?');
+  if (start < 0) return null;
+  for (const pair of url.slice(start + 1).split('&')) {
+    if (!pair.startsWith('token=')) continue;
+    try {
+      const token = decodeURIComponent(pair.slice('token='.length).replace(/\+/g, ' '));
+      return token.length > 0 ? token : null;
+    } catch {
+      return null;
+    }
   }
   return null;
 }
 
 /** The signed-in caller of a route guarded by `authenticate` or `requireAdmin`. */
-export function callerOf(request: FastifyRequest): AuthUser {
+export function callerOf(request: FastifyRequest): SignedInUser {
   if (!request.user) throw unauthorized();
   return request.user;
 }

@@ -1,9 +1,47 @@
 import type { FastifyServerOptions } from 'fastify';
 import pretty from 'pino-pretty';
 
-/** Removes `token` query parameters from a URL before it is logged. */
+const REDACTED = '[redacted]';
+/** A JWT anywhere in a URL, raw or percent-encoded dots (`%2E`). */
+const JWT = /eyJ[A-Za-z0-9_-]*(?:\.|%2e)[A-Za-z0-9_-]+(?:\.|%2e)[A-Za-z0-9_-]*/gi;
+
+function decodedName(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** A parameter whose name, once decoded, says it holds a secret (`token`, `%74oken`, `refreshToken`). */
+const isSecretName = (name: string | null) =>
+  name === null || /token|password|secret/.test(name.replace(/[^a-z]/g, ''));
+
+/**
+ * A URL fit for the log: every query parameter whose decoded name names a secret keeps its name
+ * and loses its value (a name that cannot be decoded loses both), and any JWT left anywhere in
+ * the URL is replaced too.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+  const start = url.indexOf('?');
+  const path = start < 0 ? url : url.slice(0, start);
+  let query = '';
+  if (start >= 0) {
+    query =
+      '?' +
+      url
+        .slice(start + 1)
+        .split('&')
+        .map((pair) => {
+          const eq = pair.indexOf('=');
+          const rawName = eq < 0 ? pair : pair.slice(0, eq);
+          const name = decodedName(rawName);
+          if (name === null) return REDACTED;
+          return isSecretName(name) && eq >= 0 ? `${rawName}=${REDACTED}` : pair;
+        })
+        .join('&');
+  }
+  return (path + query).replace(JWT, REDACTED);
 }
 
 /** `auto` is human-readable on a terminal and JSON when the output goes to a file or a collector. */
@@ -33,7 +71,7 @@ export function loggerOptions(
     ...(stream ? { stream } : {}),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
-      censor: '[redacted]',
+      censor: REDACTED,
     },
     serializers: {
       req(request: { method: string; url: string; hostname?: string; ip?: string }) {

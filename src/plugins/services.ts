@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { createAuthService, type AuthService } from '../auth/auth.service.js';
 import { createLoginThrottle, type LoginThrottle } from '../auth/login-throttle.js';
 import { createPasswordHasher } from '../auth/passwords.js';
+import { createSessionStore } from '../auth/session-store.js';
 import { loadJwtSecret } from '../auth/secret.js';
 import { createAccessTokens } from '../auth/tokens.js';
 import { createBackupsService, type BackupsService } from '../backups/backups.service.js';
@@ -69,19 +70,23 @@ async function services(
     config.accessTokenTtlSeconds,
   );
   const loginThrottle = createLoginThrottle({
+    db,
     limit: config.loginRateLimit,
     windowMs: config.loginRateWindowSeconds * 1000,
     clock,
   });
   const inventory = createInventoryService({ db, bus, clock });
   const inventories = createInventoriesService({ db, clock, inventory });
-  const users = createUsersService({ db, hasher, inventories, bus, clock });
+  const sessions = createSessionStore({ db, bus, clock, dataVersion: database.dataVersion });
+  const users = createUsersService({ db, hasher, inventories, bus, sessions, clock });
   const auth = createAuthService({
     db,
+    bus,
     users,
     hasher,
     tokens,
     throttle: loginThrottle,
+    sessions,
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     clock,
   });
@@ -89,6 +94,8 @@ async function services(
   const hub = createSocketHub({
     bus,
     log,
+    clock,
+    authenticate: auth.authenticate,
     memberIds: inventories.memberIds,
     revisionOf: inventory.revisionOf,
   });
@@ -136,6 +143,7 @@ async function services(
   app.addHook('preClose', () => backups.drain());
   app.addHook('onClose', async () => {
     messagesRealtime.close();
+    sessions.close();
     hub.close(); // says goodbye over the bus, which closes after this
     await analysis.close();
   });

@@ -9,8 +9,13 @@ import type { FastifyBaseLogger } from 'fastify';
 export type BusEvent =
   | { type: 'inventoryUpdated'; inventoryId: string; revision: number }
   | { type: 'fullSyncRequired'; userId: string; inventoryId: string | null; reason: string }
-  /** the user's sessions ended (password changed, user deleted): close their sockets */
-  | { type: 'sessionsEnded'; userId: string }
+  /**
+   * the user's sessions ended (password changed, user deleted): close their sockets, except those
+   * of `exceptSessionId` (the session that changed its own password)
+   */
+  | { type: 'sessionsEnded'; userId: string; exceptSessionId?: string }
+  /** one session ended (logout, signed out from the sessions list, refresh-token reuse) */
+  | { type: 'sessionEnded'; userId: string; sessionId: string }
   | { type: 'messageCreated'; messageId: string; receiverId: string; senderId: string }
   | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number }
   /** a user's first socket opened / last socket closed on an instance */

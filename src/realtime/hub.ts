@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AuthUser } from '../auth/auth.service.js';
+import type { AuthUser, SignedInUser } from '../auth/auth.service.js';
 import type { BusEvent, EventBus } from './bus.js';
 import { createPresence } from './presence.js';
 
@@ -16,7 +16,7 @@ type FrameHandler = (user: AuthUser, frame: Record<string, unknown>) => void | P
 
 interface Connection {
   socket: WebSocket;
-  user: AuthUser;
+  user: SignedInUser;
   alive: boolean;
 }
 
@@ -30,6 +30,9 @@ export const HEARTBEAT_MS = 30_000;
 export function createSocketHub(deps: {
   bus: EventBus;
   log: FastifyBaseLogger;
+  clock: () => number;
+  /** checks an access token given in an `auth` frame, as the upgrade checks the first one */
+  authenticate: (token: string) => Promise<SignedInUser>;
   memberIds: (inventoryId: string) => Promise<string[]>;
   revisionOf: (inventoryId: string) => Promise<number>;
 }) {
@@ -49,8 +52,18 @@ export function createSocketHub(deps: {
     for (const connection of byUser.get(userId) ?? []) sendFrame(connection, frame);
   }
 
-  function closeUser(userId: string, code: number, reason: string): void {
-    for (const connection of byUser.get(userId) ?? []) connection.socket.close(code, reason);
+  /** Closes the user's sockets, or only those of one session, or all but one session's. */
+  function closeSessions(
+    userId: string,
+    which: { only?: string; except?: string },
+    reason: string,
+  ): void {
+    for (const connection of byUser.get(userId) ?? []) {
+      const sessionId = connection.user.sessionId;
+      if (which.only !== undefined && sessionId !== which.only) continue;
+      if (which.except !== undefined && sessionId === which.except) continue;
+      connection.socket.close(CLOSE_SESSION_ENDED, reason);
+    }
   }
 
   async function onBusEvent(event: BusEvent): Promise<void> {
@@ -75,7 +88,10 @@ export function createSocketHub(deps: {
         });
         return;
       case 'sessionsEnded':
-        closeUser(event.userId, CLOSE_SESSION_ENDED, 'session ended');
+        closeSessions(event.userId, { except: event.exceptSessionId }, 'session ended');
+        return;
+      case 'sessionEnded':
+        closeSessions(event.userId, { only: event.sessionId }, 'session ended');
         return;
       case 'presence':
       case 'presenceSnapshot':
@@ -117,6 +133,7 @@ export function createSocketHub(deps: {
     }
     const typed = frame as Record<string, unknown> & { type: string };
     if (typed.type === 'ping') return sendFrame(connection, { type: 'pong' });
+    if (typed.type === 'auth') return reauthenticate(connection, typed.token);
     const handler = frameHandlers.get(typed.type);
     if (!handler) {
       sendFrame(connection, {
@@ -129,7 +146,34 @@ export function createSocketHub(deps: {
     await handler(connection.user, typed);
   }
 
-  async function attach(socket: WebSocket, user: AuthUser): Promise<void> {
+  /**
+   * `{type: "auth", token}`: a fresh access token of the same user replaces the socket's, so the
+   * socket outlives the first token's expiry. A bad token changes nothing (the old one still
+   * counts, and the socket closes when it expires).
+   */
+  async function reauthenticate(connection: Connection, token: unknown): Promise<void> {
+    const refuse = (code: string, message: string) =>
+      sendFrame(connection, { type: 'error', code, message });
+    if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
+      return refuse('validation_failed', 'An auth frame needs "token": an access token');
+    }
+    let user: SignedInUser;
+    try {
+      user = await deps.authenticate(token);
+    } catch {
+      return refuse('unauthorized', 'Access token is invalid, has expired or its session ended');
+    }
+    if (user.id !== connection.user.id) {
+      return refuse('forbidden', 'The token belongs to another user');
+    }
+    connection.user.sessionId = user.sessionId;
+    connection.user.tokenExpiresAt = user.tokenExpiresAt;
+    connection.user.isAdmin = user.isAdmin;
+    sendFrame(connection, { type: 'authenticated', expiresAt: user.tokenExpiresAt });
+  }
+
+  async function attach(socket: WebSocket, caller: SignedInUser): Promise<void> {
+    const user = { ...caller }; // an auth frame renews this socket's copy only
     const connection: Connection = { socket, user, alive: true };
     let set = byUser.get(user.id);
     const firstSocket = !set;
@@ -169,10 +213,18 @@ export function createSocketHub(deps: {
     }
   }
 
-  /** Protocol-level ping; a socket that did not answer the previous ping is dropped. */
+  /**
+   * Protocol-level ping; a socket that did not answer the previous ping is dropped, and one whose
+   * access token expired (no `auth` frame renewed it) is closed with 4001.
+   */
   function heartbeat(): void {
+    const now = deps.clock();
     for (const set of byUser.values()) {
       for (const connection of set) {
+        if (connection.user.tokenExpiresAt <= now) {
+          connection.socket.close(CLOSE_SESSION_ENDED, 'access token expired');
+          continue;
+        }
         if (!connection.alive) {
           connection.socket.terminate();
           continue;

@@ -5,6 +5,7 @@ import { USERNAME_PATTERN, isValidPassword } from '../config.js';
 import { isUniqueViolation, type Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import type { PasswordHasher } from '../auth/passwords.js';
+import type { SessionStore } from '../auth/session-store.js';
 import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { EventBus } from '../realtime/bus.js';
@@ -29,9 +30,11 @@ export function createUsersService(deps: {
   hasher: PasswordHasher;
   inventories: InventoriesService;
   bus: EventBus;
+  /** the sign-in sessions: a password change or a deletion ends them */
+  sessions: Pick<SessionStore, 'endAllOf' | 'forgetUser'>;
   clock: () => number;
 }) {
-  const { db, hasher, inventories, bus, clock } = deps;
+  const { db, hasher, inventories, bus, sessions, clock } = deps;
 
   async function requireRow(id: string) {
     const row = await repo.findUserById(db, id);
@@ -60,6 +63,7 @@ export function createUsersService(deps: {
       return { user: toUser({ ...row, inventory_id: inventoryId }), previous: row.inventory_id };
     });
     if (previous !== user.inventoryId) {
+      sessions.forgetUser(userId); // the cached caller carries the inventory id
       await bus.publishAfterCommit({
         type: 'fullSyncRequired',
         userId,
@@ -113,13 +117,29 @@ export function createUsersService(deps: {
       }
     },
 
-    /** A new password ends every session of the user at once (token version bump). */
-    async changePassword(id: string, password: string): Promise<User> {
+    /**
+     * A new password ends every session of the user at once (token version bump, sessions and
+     * refresh tokens deleted, sockets closed), except `keepSessionId`: the session of a user who
+     * changed their own password, which the auth service gives new tokens.
+     */
+    async changePassword(
+      id: string,
+      password: string,
+      keepSessionId: string | null = null,
+    ): Promise<User> {
       checkPassword(password);
       await requireRow(id);
       const hash = await hasher.hash(password);
-      await repo.updatePassword(db, id, hash);
-      await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
+      await db.transaction().execute(async (trx) => {
+        await repo.updatePassword(trx, id, hash);
+        await sessions.endAllOf(trx, id, keepSessionId);
+      });
+      sessions.forgetUser(id);
+      await bus.publishAfterCommit({
+        type: 'sessionsEnded',
+        userId: id,
+        ...(keepSessionId === null ? {} : { exceptSessionId: keepSessionId }),
+      });
       return toUser(await requireRow(id));
     },
 
@@ -135,6 +155,7 @@ export function createUsersService(deps: {
         await repo.deleteUser(trx, id);
         if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
       });
+      sessions.forgetUser(id); // its sessions went with it (foreign key cascade)
       await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
     },
 

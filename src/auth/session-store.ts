@@ -1,0 +1,115 @@
+import type { Kysely } from 'kysely';
+import type { Executor } from '../db/executor.js';
+import type { DB, UsersTable } from '../db/types.js';
+import type { EventBus } from '../realtime/bus.js';
+import * as repo from './sessions.repository.js';
+
+/** How long a cached user or session is trusted without an event: bounds a lost NOTIFY. */
+export const AUTH_CACHE_MS = 10_000;
+const MAX_ENTRIES = 50_000;
+
+export interface CachedSession {
+  userId: string;
+  lastUsedAt: number;
+}
+
+interface Entry<T> {
+  value: T;
+  loadedAt: number;
+}
+
+/**
+ * What every authenticated request checks (the user's token version, that the session still
+ * exists), cached in memory so a request costs no database round trip. Every change that ends
+ * access invalidates it here at once, and on the other instances through the event bus
+ * (PostgreSQL LISTEN/NOTIFY); entries also expire after AUTH_CACHE_MS.
+ */
+export function createSessionStore(deps: {
+  db: Kysely<DB>;
+  bus: EventBus;
+  clock: () => number;
+  /** SQLite: changes when another process (`larder reset-password`) committed; no bus tells */
+  dataVersion?: () => number;
+}) {
+  const { db, bus, clock } = deps;
+  let seenVersion = deps.dataVersion?.();
+  const users = new Map<string, Entry<UsersTable | undefined>>();
+  const sessions = new Map<string, Entry<CachedSession | null>>();
+  /** bumped by every invalidation: a load that started before one is not cached */
+  let epoch = 0;
+
+  function forgetUser(userId: string, exceptSessionId: string | null = null): void {
+    epoch += 1;
+    users.delete(userId);
+    for (const [id, entry] of sessions) {
+      if (entry.value?.userId === userId && id !== exceptSessionId) sessions.delete(id);
+    }
+  }
+  function forgetSession(sessionId: string): void {
+    epoch += 1;
+    sessions.delete(sessionId);
+  }
+
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.type === 'sessionsEnded') forgetUser(event.userId, event.exceptSessionId ?? null);
+    else if (event.type === 'sessionEnded') forgetSession(event.sessionId);
+    else if (event.type === 'fullSyncRequired') {
+      epoch += 1;
+      users.delete(event.userId);
+    }
+  });
+
+  async function cached<T>(
+    map: Map<string, Entry<T>>,
+    key: string,
+    load: () => Promise<T>,
+  ): Promise<T> {
+    const now = clock();
+    if (deps.dataVersion) {
+      const version = deps.dataVersion();
+      if (version !== seenVersion) {
+        seenVersion = version;
+        epoch += 1;
+        users.clear();
+        sessions.clear();
+      }
+    }
+    const hit = map.get(key);
+    if (hit && now - hit.loadedAt < AUTH_CACHE_MS && hit.loadedAt <= now) return hit.value;
+    const startedAt = epoch;
+    const value = await load();
+    if (startedAt === epoch) {
+      if (map.size >= MAX_ENTRIES) map.clear();
+      map.set(key, { value, loadedAt: now });
+    }
+    return value;
+  }
+
+  return {
+    user: (userId: string, load: () => Promise<UsersTable | undefined>) =>
+      cached(users, userId, load),
+    session: (sessionId: string) =>
+      cached(sessions, sessionId, async () => {
+        const row = await repo.findSession(db, sessionId);
+        return row ? { userId: row.user_id, lastUsedAt: row.last_used_at } : null;
+      }),
+    /** Records a use of the session (at most about once a minute per session). */
+    async touch(sessionId: string, address: string | null): Promise<void> {
+      const now = clock();
+      await repo.touchSession(db, sessionId, now, address);
+      const hit = sessions.get(sessionId);
+      if (hit?.value) hit.value.lastUsedAt = now;
+    },
+    /**
+     * Deletes every session of the user but `exceptSessionId`, in the caller's transaction. After
+     * commit call `forgetUser` and publish `sessionsEnded`.
+     */
+    endAllOf: (trx: Executor, userId: string, exceptSessionId: string | null = null) =>
+      repo.deleteUserSessions(trx, userId, exceptSessionId),
+    forgetUser,
+    forgetSession,
+    close: unsubscribe,
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,60 @@
+import type { Executor } from '../db/executor.js';
+import type { SessionsTable } from '../db/types.js';
+
+export type SessionRow = SessionsTable;
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export function findSession(db: Executor, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listSessions(db: Executor, userId: string): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('last_used_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export async function touchSession(
+  db: Executor,
+  id: string,
+  now: number,
+  address: string | null,
+): Promise<void> {
+  const set = address === null ? { last_used_at: now } : { last_used_at: now, address };
+  await db.updateTable('sessions').set(set).where('id', '=', id).execute();
+}
+
+/** Ends one session: its row and its refresh tokens. False when it did not exist. */
+export async function deleteSession(db: Executor, id: string): Promise<boolean> {
+  await db.deleteFrom('refresh_tokens').where('family_id', '=', id).execute();
+  const result = await db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ends every session of the user but `exceptId`: their rows and their refresh tokens. */
+export async function deleteUserSessions(
+  db: Executor,
+  userId: string,
+  exceptId: string | null,
+): Promise<void> {
+  let tokens = db.deleteFrom('refresh_tokens').where('user_id', '=', userId);
+  let sessions = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptId !== null) {
+    tokens = tokens.where('family_id', '<>', exceptId);
+    sessions = sessions.where('id', '<>', exceptId);
+  }
+  await tokens.execute();
+  await sessions.execute();
+}
+
+/** Sessions whose last refresh token expired long ago (nothing can revive them). */
+export async function deleteIdleSessions(db: Executor, usedBefore: number): Promise<void> {
+  await db.deleteFrom('sessions').where('last_used_at', '<', usedBefore).execute();
+}

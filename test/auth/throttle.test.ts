@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { ADDRESS_FACTOR, FIRST_DELAY_MS, MAX_DELAY_MS } from '../../src/auth/login-throttle.js';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+
+describe.each(DIALECTS)('sign-in throttling (%s)', (dialect) => {
+  const t = useTestApp(dialect);
+  const limit = () => t.config.loginRateLimit;
+  const attempt = (username: string, password: string, remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password },
+      remoteAddress,
+    });
+  const fail = async (username: string, remoteAddress: string, times: number) => {
+    for (let i = 0; i < times; i++) {
+      expect((await attempt(username, `wrong-${i}-password`, remoteAddress)).statusCode).toBe(401);
+    }
+  };
+
+  it('100 parallel wrong guesses and the right one: no more than the limit are compared', async () => {
+    await t.createUser('rhea');
+    const guesses = Array.from({ length: 100 }, (_, i) =>
+      attempt('rhea', `guess-${i}-password`, '10.0.0.1'),
+    );
+    const right = attempt('rhea', 'rhea-password', '10.0.0.1');
+    const results = await Promise.all([...guesses, right]);
+    const statuses = results.map((r) => r.statusCode);
+    // 401 and 200 are the attempts whose password was compared; 429 were refused before bcrypt
+    const compared = statuses.filter((s) => s === 401 || s === 200).length;
+    expect(compared).toBeLessThanOrEqual(limit());
+    expect(statuses.filter((s) => s === 429)).toHaveLength(101 - compared);
+    expect(statuses.every((s) => [200, 401, 429].includes(s))).toBe(true);
+    expect(statuses[100]).toBe(429); // the right password does not slip in once locked
+    const after = await attempt('rhea', 'rhea-password', '10.0.0.1');
+    expect(after.statusCode).toBe(429);
+    expect(Number(after.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('an attacker’s address is locked out; the owner elsewhere only waits a short delay', async () => {
+    await t.createUser('sven');
+    await fail('sven', '10.0.1.66', limit());
+    const attacker = await attempt('sven', 'sven-password', '10.0.1.66');
+    expect(attacker.statusCode).toBe(429);
+    const owner = await attempt('sven', 'sven-password', '10.0.1.7');
+    expect(owner.statusCode).toBe(429);
+    expect(Number(owner.headers['retry-after'])).toBe(FIRST_DELAY_MS / 1000);
+    t.clock.advance(FIRST_DELAY_MS);
+    expect((await attempt('sven', 'sven-password', '10.0.1.7')).statusCode).toBe(200);
+    // the attacker's own address stays locked for the window, even with the right password
+    t.clock.advance(MAX_DELAY_MS);
+    expect((await attempt('sven', 'sven-password', '10.0.1.66')).statusCode).toBe(429);
+  });
+
+  it('the per-username delay doubles with each failure from anywhere, up to a cap', async () => {
+    await t.createUser('tove');
+    let address = 0;
+    const next = () => `10.0.2.${++address}`;
+    for (let i = 0; i < limit(); i++) await fail('tove', next(), 1);
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const refused = await attempt('tove', 'tove-password', next());
+      expect(refused.statusCode).toBe(429);
+      const wait = Number(refused.headers['retry-after']);
+      waits.push(wait);
+      t.clock.advance(wait * 1000);
+      await fail('tove', next(), 1);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    t.clock.advance(MAX_DELAY_MS);
+    expect((await attempt('tove', 'tove-password', next())).statusCode).toBe(200);
+  });
+
+  it('many usernames from one address slow that address down, not others', async () => {
+    const spray = '10.0.3.1';
+    const total = limit() * ADDRESS_FACTOR;
+    for (let i = 0; i < total; i++) await fail(`nobody${i}`, spray, 1);
+    await t.createUser('ulla');
+    const refused = await attempt('ulla', 'ulla-password', spray);
+    expect(refused.statusCode).toBe(429);
+    expect((await attempt('ulla', 'ulla-password', '10.0.3.2')).statusCode).toBe(200);
+    t.clock.advance(FIRST_DELAY_MS);
+    expect((await attempt('ulla', 'ulla-password', spray)).statusCode).toBe(200);
+  });
+
+  it('a success clears the username’s counters: its typos do not add up to a lock-out', async () => {
+    await t.createUser('vera');
+    for (let round = 0; round < 3; round++) {
+      await fail('vera', '10.0.4.1', limit() - 1);
+      expect((await attempt('vera', 'vera-password', '10.0.4.1')).statusCode).toBe(200);
+    }
+  });
+
+  it('an admin clears a user’s counters: DELETE /api/admin/users/{id}/login-throttle', async () => {
+    const wim = await t.createUser('wim');
+    await fail('wim', '10.0.5.1', limit());
+    expect((await attempt('wim', 'wim-password', '10.0.5.1')).statusCode).toBe(429);
+    const url = `/api/admin/users/${wim.userId}/login-throttle`;
+    const byUser = await t.app.inject({ method: 'DELETE', url, headers: wim.headers });
+    expect(byUser.statusCode).toBe(403);
+    const anonymous = await t.app.inject({ method: 'DELETE', url });
+    expect(anonymous.statusCode).toBe(401);
+    const unknown = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/admin/users/00000000-0000-4000-8000-000000000000/login-throttle',
+      headers: t.admin.headers,
+    });
+    expect(unknown.statusCode).toBe(404);
+    const res = await t.app.inject({ method: 'DELETE', url, headers: t.admin.headers });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect((await attempt('wim', 'wim-password', '10.0.5.1')).statusCode).toBe(200);
+  });
+});
