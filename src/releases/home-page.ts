@@ -52,9 +52,10 @@ function download(data: HomePageData, apk: ApkFile): string {
   const { t, locale } = data;
   const e = escapeHtml;
   const url = e(data.apkUrl);
-  const size = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(
-    apk.sizeBytes / (1024 * 1024),
-  );
+  const mb = apk.sizeBytes / (1024 * 1024);
+  const number = (n: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(n);
+  const size = mb >= 1 ? `${number(mb)} MB` : `${number(Math.max(1, apk.sizeBytes / 1024))} KB`;
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(apk.modifiedAt);
   return `<figure class="qr">
         <canvas id="qr" width="264" height="264" data-url="${url}"
@@ -63,7 +64,7 @@ function download(data: HomePageData, apk: ApkFile): string {
       </figure>
       <p class="phone-hint">${e(t('home.tapToDownload'))}</p>
       <p><a id="apk-link" class="download" href="${url}">${e(t('home.download'))}</a></p>
-      <p class="apk-facts" id="apk-facts">${e(t('home.apkFacts', { size: `${size} MB`, date }))}</p>
+      <p class="apk-facts" id="apk-facts">${e(t('home.apkFacts', { size, date }))}</p>
       <p class="hint" id="unknown-sources">${e(t('home.unknownSources'))}</p>
       <p class="url"><code>${url}</code></p>`;
 }

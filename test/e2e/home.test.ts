@@ -41,7 +41,7 @@ describeInBrowser('home page in a browser', () => {
     expect(await page.locator('#apk-link').getAttribute('href')).toBe(apkUrl);
     await page.getByText('Scan this code with your phone’s camera').waitFor();
     expect(await page.getByText('Tap the button to download').isVisible()).toBe(false);
-    await expect(page.locator('#apk-facts').textContent()).resolves.toMatch(/^0 MB · published /);
+    await expect(page.locator('#apk-facts').textContent()).resolves.toMatch(/^1 KB · published /);
     await page.getByText('Install unknown apps').waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
 

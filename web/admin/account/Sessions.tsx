@@ -1,19 +1,10 @@
 import { api } from '../api/client.ts';
+import type { SignedInSession as SignedInDevice } from '../api/types.ts';
 import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
 import { formatDateTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { t } from '../i18n.ts';
-
-/** GET /api/auth/sessions, as the API describes it. */
-interface SignedInDevice {
-  id: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-  userAgent: string | null;
-  address: string | null;
-  current: boolean;
-}
 
 /** The admin's signed-in devices, each with a sign-out button (this one excepted). */
 export function Sessions() {

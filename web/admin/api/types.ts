@@ -23,3 +23,4 @@ export type TagSuggestion = Schemas['TagSuggestion'];
 export type BackupEntry = Schemas['BackupEntry'];
 export type AdminItem = Schemas['AdminItem'];
 export type BackupInfo = GetResult<'/api/admin/backups/info'>;
+export type SignedInSession = Schemas['Session'];
