@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIRST_DELAY_MS } from '../../src/auth/login-throttle.js';
-import { DIALECTS, bearer, login, type Session } from '../helpers/app.js';
+import { DIALECTS, bearer, login } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { openSocket, refusedUpgradeStatus } from '../helpers/ws.js';
 
@@ -10,7 +10,7 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
     t.app.inject({ method: 'POST', url, payload, headers });
   const me = (token: string) =>
     t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
-  const sessionsOf = (s: { headers: object }) =>
+  const sessionsOf = (s: { headers: Record<string, string> }) =>
     t.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: s.headers });
   const signIn = async (username: string, password: string, userAgent: string) => {
     const res = await t.app.inject({
@@ -158,7 +158,11 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   });
 
   describe('changing one’s own password', () => {
-    const change = (s: Session | { headers: object }, body: object, remoteAddress = '10.9.9.9') =>
+    const change = (
+      s: { headers: Record<string, string> },
+      body: object,
+      remoteAddress = '10.9.9.9',
+    ) =>
       t.app.inject({
         method: 'POST',
         url: '/api/auth/password',

@@ -37,7 +37,7 @@ describe.each(DIALECTS)('socket token expiry and the auth frame (%s)', (dialect)
     t.clock.advance(10 * MINUTE);
     const fresh = await login(t.app, 'yara', 'yara-password');
     socket.send({ type: 'auth', token: fresh.token });
-    const answer = await socket.next('authenticated');
+    const answer = await socket.next('authenticated', 10_000);
     expect(answer.expiresAt).toBe(
       Math.floor(t.clock.now() / 1000) * 1000 + t.config.accessTokenTtlSeconds * 1000,
     );
