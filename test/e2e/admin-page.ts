@@ -18,8 +18,10 @@ export async function submitLogin(page: Page, base: string, password: string): P
 }
 
 export async function openTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('tab', { name }).click();
-  await page.locator(`[role="tabpanel"]#panel-${name.toLowerCase()}`).waitFor();
+  const tab = page.getByRole('tab', { name });
+  await tab.click();
+  const id = await tab.getAttribute('id');
+  await page.locator(`[role="tabpanel"][aria-labelledby="${id}"]`).waitFor();
 }
 
 export const userCard = (page: Page, username: string) =>

@@ -3372,6 +3372,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/favicon.ico': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The site icon (public) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a 32×32 icon */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'image/x-icon': string;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/': {
     parameters: {
       query?: never;
