@@ -41,6 +41,8 @@ export interface Config {
   analyzeWorkers: number;
   /** wall-clock deadline of one analysis; then its worker is terminated (422 analysis_failed) */
   analyzeTimeoutSeconds: number;
+  /** IANA time zone of expiry days and the digest hour (LARDER_TZ, default the system's) */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {}
@@ -148,7 +150,18 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     loginRateWindowSeconds: duration('LOGIN_RATE_WINDOW', 15 * 60),
     analyzeWorkers: integer('ANALYZE_WORKERS', 1, 1, 16),
     analyzeTimeoutSeconds: duration('ANALYZE_TIMEOUT', ANALYSIS_DEADLINE_MS / 1000),
+    timeZone: timeZone(read('TZ'), fail),
   };
+}
+
+/** A valid IANA time zone name (Intl knows it), or the system's when none is given. */
+function timeZone(raw: string | undefined, fail: (n: string, why: string, v: string) => never) {
+  if (raw === undefined) return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    return fail('TZ', 'must be a time zone name such as Europe/Berlin or UTC', raw);
+  }
 }
 
 /** "900", "900s", "15m", "12h", "30d" → seconds; null when unreadable. */

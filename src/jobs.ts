@@ -14,6 +14,9 @@ export interface JobLog {
 }
 
 const HOUR_MS = 3600_000;
+const MINUTE_MS = 60_000;
+/** Due webhook deliveries (first attempts and retries) are looked for this often. */
+const WEBHOOK_TICK_MS = 15_000;
 /** Expired login-failure counters are swept once per window, but not more often than this. */
 const MIN_THROTTLE_SWEEP_MS = 60_000;
 
@@ -23,7 +26,8 @@ const MIN_THROTTLE_SWEEP_MS = 60_000;
  * most (the service decides whether one is due); socket jobs run every heartbeat.
  */
 export function larderJobs(larder: AppContext, options: { heartbeatMs?: number } = {}): Job[] {
-  const { config, auth, inventory, resources, backups, hub, loginThrottle } = larder;
+  const { config, auth, inventory, resources, backups, hub, loginThrottle, expiry, webhooks } =
+    larder;
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const jobs: Job[] = [
     { name: 'refresh-token-pruning', everyMs: HOUR_MS, run: () => auth.pruneExpired() },
@@ -35,6 +39,9 @@ export function larderJobs(larder: AppContext, options: { heartbeatMs?: number }
       atStart: true,
       run: () => resources.cleanStaging(),
     },
+    // every minute: each inventory's digest is claimed (one instance wins) once its hour comes
+    { name: 'expiry-digest', everyMs: MINUTE_MS, run: () => expiry.runDigests() },
+    { name: 'webhook-delivery', everyMs: WEBHOOK_TICK_MS, run: () => webhooks.deliverDue() },
     { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
     { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },
     {

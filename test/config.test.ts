@@ -27,6 +27,11 @@ describe('configuration', () => {
     });
   });
 
+  it('reads LARDER_TZ as an IANA time zone, the system one by default', () => {
+    expect(loadConfig({ LARDER_TZ: 'Europe/Berlin' }).timeZone).toBe('Europe/Berlin');
+    expect(loadConfig({}).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
   it('reads durations with units', () => {
     expect(parseDuration('900')).toBe(900);
     expect(parseDuration('15m')).toBe(900);
@@ -52,6 +57,7 @@ describe('configuration', () => {
     [{ LARDER_ADMIN_USERNAME: 'a b' }, 'LARDER_ADMIN_USERNAME'],
     [{ LARDER_APK_FILE: '../evil.apk' }, 'LARDER_APK_FILE: must be a plain file name'],
     [{ LARDER_DATABASE_SCHEMA: 'Robert; DROP' }, 'LARDER_DATABASE_SCHEMA'],
+    [{ LARDER_TZ: 'Mars/Olympus' }, 'LARDER_TZ: must be a time zone name'],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -4,6 +4,7 @@ import * as core from './migrations/20261123_0001_core.js';
 import * as messages from './migrations/20261123_0200_messages.js';
 import * as resources from './migrations/20261123_0300_resources.js';
 import * as sessions from './migrations/20261125_0400_sessions.js';
+import * as expiry from './migrations/20261125_0500_expiry.js';
 
 /**
  * Every migration in order. Add new ones at the end; never edit one that has been released.
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0200_messages': messages,
   '20261123_0300_resources': resources,
   '20261125_0400_sessions': sessions,
+  '20261125_0500_expiry': expiry,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,6 +9,7 @@ import { summaryRoutes } from './summary/summary.routes.js';
 import { SummarySchema } from './summary/summary.schemas.js';
 import { syncRoutes } from './sync/sync.routes.js';
 import { ChangesSchema, SnapshotSchema } from './sync/sync.schemas.js';
+import { transferRoutes } from './transfer/transfer.routes.js';
 
 /**
  * /api/inventory/**: the caller's own inventory, taken from the access token. The one place that
@@ -31,5 +32,6 @@ export function inventoryRoutes(deps: {
     await app.register(itemsRoutes(inventory.items));
     await app.register(namedRoutes(inventory.categories, 'categories'));
     await app.register(namedRoutes(inventory.locations, 'locations'));
+    await app.register(transferRoutes(inventory.transfer));
   };
 }

@@ -9,6 +9,7 @@ import { createNamedService } from './named/named.service.js';
 import { createSettingsService } from './settings/settings.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
+import { createTransferService } from './transfer/transfer.service.js';
 import { createSyncService } from './sync/sync.service.js';
 
 /** Change-log rows (and so tombstones) are kept this long; older `since` values need a full sync. */
@@ -42,6 +43,7 @@ export function createInventoryService(deps: {
     categories: createNamedService({ db, mutate }, 'categories'),
     locations: createNamedService({ db, mutate }, 'locations'),
     settings: createSettingsService({ db, mutate }),
+    transfer: createTransferService({ db, mutate, clock }),
 
     /** An admin renames any inventory (404 if none); logged as a change even to the same name. */
     rename(inventoryId: string, rawName: string): Promise<void> {

@@ -4,6 +4,7 @@ import { authRoutes } from '../auth/auth.routes.js';
 import { adminBackupRoutes } from '../backups/backups.routes.js';
 import { healthRoutes } from '../http/health.routes.js';
 import { adminInventoryRoutes } from '../inventories/inventories.routes.js';
+import { adminWebhookRoutes, expiryRoutes } from '../inventory/expiry/expiry.routes.js';
 import { inventoryRoutes } from '../inventory/inventory.routes.js';
 import { messageRoutes } from '../messages/messages.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
@@ -19,13 +20,15 @@ import { adminUserRoutes } from '../users/users.routes.js';
  */
 async function routes(app: FastifyInstance): Promise<void> {
   const { config, database, guards, auth, users, inventories, inventory } = app.larder;
-  const { backups, metrics, hub, messages, resources } = app.larder;
+  const { backups, metrics, hub, messages, resources, expiry, webhooks } = app.larder;
 
   await app.register(healthRoutes({ db: database.db }));
   await app.register(authRoutes({ auth, users, guards }));
   await app.register(adminUserRoutes({ users, guards }));
   await app.register(adminInventoryRoutes({ inventories, guards }));
   await app.register(inventoryRoutes({ inventory, guards }));
+  await app.register(expiryRoutes({ expiry, guards }));
+  await app.register(adminWebhookRoutes({ webhooks, guards }));
   await app.register(adminBackupRoutes({ backups, guards }));
   await app.register(metricsRoutes({ metrics, guards }));
   await app.register(realtimeRoutes({ hub, guards }));

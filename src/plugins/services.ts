@@ -14,6 +14,9 @@ import {
   createInventoriesService,
   type InventoriesService,
 } from '../inventories/inventories.service.js';
+import { connectExpiryToHub } from '../inventory/expiry/expiry.realtime.js';
+import { createExpiryService, type ExpiryService } from '../inventory/expiry/expiry.service.js';
+import { createWebhooks, type Webhooks } from '../inventory/expiry/expiry.webhook.js';
 import { createInventoryService, type InventoryService } from '../inventory/inventory.service.js';
 import { connectMessagesToHub } from '../messages/messages.realtime.js';
 import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
@@ -37,6 +40,10 @@ export interface AppContext {
   inventories: InventoriesService;
   /** the signed-in user's inventory: items, categories, locations, settings, sync */
   inventory: InventoryService;
+  /** expiry list and settings, the daily digest (lease per inventory and day) */
+  expiry: ExpiryService;
+  /** the per-inventory digest webhook and its deliveries */
+  webhooks: Webhooks;
   backups: BackupsService;
   hub: SocketHub;
   messages: MessagesService;
@@ -99,6 +106,16 @@ async function services(
     memberIds: inventories.memberIds,
     revisionOf: inventory.revisionOf,
   });
+  const expiry = createExpiryService({
+    db,
+    bus,
+    clock,
+    timeZone: config.timeZone,
+    settings: inventory.settings,
+    log,
+  });
+  const expiryRealtime = connectExpiryToHub({ hub, bus, expiry, log });
+  const webhooks = createWebhooks({ db, clock, log });
   const messages = createMessagesService({ db, users, bus, clock });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
   // worker threads for file analysis: pdf.js and the other parsers never load on this thread
@@ -132,6 +149,8 @@ async function services(
     users,
     inventories,
     inventory,
+    expiry,
+    webhooks,
     backups,
     hub,
     messages,
@@ -144,6 +163,7 @@ async function services(
   app.addHook('onClose', async () => {
     messagesRealtime.close();
     sessions.close();
+    expiryRealtime.close();
     hub.close(); // says goodbye over the bus, which closes after this
     await analysis.close();
   });

@@ -16,6 +16,8 @@ export type BusEvent =
   | { type: 'sessionsEnded'; userId: string; exceptSessionId?: string }
   /** one session ended (logout, signed out from the sessions list, refresh-token reuse) */
   | { type: 'sessionEnded'; userId: string; sessionId: string }
+  /** an inventory's expiry digest of `day` is ready: each instance pushes it to its members */
+  | { type: 'expiryDigest'; inventoryId: string; day: string }
   | { type: 'messageCreated'; messageId: string; receiverId: string; senderId: string }
   | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number }
   /** a user's first socket opened / last socket closed on an instance */

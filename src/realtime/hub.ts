@@ -99,7 +99,8 @@ export function createSocketHub(deps: {
         return;
       case 'messageCreated':
       case 'messageDelivered':
-        return; // the messages feature subscribes to these itself
+      case 'expiryDigest':
+        return; // the messages and expiry features subscribe to these themselves
     }
   }
   const unsubscribe = bus.subscribe((event) => {
@@ -240,6 +241,8 @@ export function createSocketHub(deps: {
     sendToUser,
     /** SPEC's isOnline: a socket on any instance. */
     isOnline: (userId: string) => byUser.has(userId) || presence.isOnlineElsewhere(userId),
+    /** A socket of the user on this instance. */
+    isConnectedHere: (userId: string) => byUser.has(userId),
     onConnect: (handler: ConnectHandler) => void connectHandlers.push(handler),
     onClientFrame: (type: string, handler: FrameHandler) => void frameHandlers.set(type, handler),
     socketCount: () => [...byUser.values()].reduce((n, set) => n + set.size, 0),

@@ -57,6 +57,18 @@ export function parseResourceInput(value: unknown): ResourceInput {
   };
 }
 
+/**
+ * The body of a metadata edit: the fields sent replace the stored ones, then the whole is
+ * validated exactly as an upload's metadata is.
+ */
+export function parseResourcePatch(patch: object, current: ResourceInput): ResourceInput {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return parseResourceInput(merged);
+}
+
 /** The `metadata` multipart part: JSON text. */
 export function parseMetadataText(text: string | null): ResourceInput {
   if (text === null) throw badRequest('The multipart part "metadata" is missing');

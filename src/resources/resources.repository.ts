@@ -60,6 +60,26 @@ export async function insertResource(db: Executor, row: ResourceRow, tags: strin
   }
 }
 
+/** Replaces the editable metadata and the tags of a resource (the file stays). */
+export async function updateResource(
+  db: Executor,
+  guid: string,
+  fields: Pick<
+    ResourceRow,
+    'title' | 'description' | 'author' | 'language' | 'edition' | 'release_date' | 'updated_at'
+  >,
+  tags: string[],
+): Promise<void> {
+  await db.updateTable('resources').set(fields).where('guid', '=', guid).execute();
+  await db.deleteFrom('resource_tags').where('resource_guid', '=', guid).execute();
+  if (tags.length > 0) {
+    await db
+      .insertInto('resource_tags')
+      .values(tags.map((tag) => ({ resource_guid: guid, tag })))
+      .execute();
+  }
+}
+
 export async function deleteResource(db: Executor, guid: string): Promise<boolean> {
   await db.deleteFrom('resource_tags').where('resource_guid', '=', guid).execute();
   const result = await db.deleteFrom('resources').where('guid', '=', guid).executeTakeFirst();

@@ -13,6 +13,7 @@ import {
   ConfirmBody,
   GuidParams,
   ListQuery,
+  PatchBody,
   ResourceSchema,
   TagSuggestionSchema,
   toResource,
@@ -109,6 +110,24 @@ export function resourceRoutes(deps: {
         const stored = await resources.createFromUpload(form.upload, input);
         return reply.status(201).send(toResource(stored, baseUrl(request)));
       },
+    );
+
+    app.patch(
+      '/api/admin/resources/:guid',
+      {
+        onRequest: guards.requireAdmin,
+        schema: {
+          ...admin,
+          summary:
+            'Admin: edit the metadata (title, description, tags, author, language, edition, ' +
+            'releaseDate) of a resource without uploading it again; fields left out stay',
+          params: GuidParams,
+          body: PatchBody,
+          response: { 200: Resource, ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) =>
+        toResource(await resources.update(request.params.guid, request.body), baseUrl(request)),
     );
 
     app.delete(

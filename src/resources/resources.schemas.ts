@@ -83,6 +83,20 @@ export const ConfirmBody = Type.Object({
   releaseDate: Type.Optional(Nullable(Type.String({ maxLength: 10 }))),
 });
 
+/** PATCH body: any of the editable fields; the ones left out keep their stored value. */
+export const PatchBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ maxLength: MAX_TITLE })),
+    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION })),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
+    author: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    language: Type.Optional(Nullable(Type.String({ maxLength: 35 }))),
+    edition: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    releaseDate: Type.Optional(Nullable(Type.String({ maxLength: 10 }))),
+  },
+  { additionalProperties: false },
+);
+
 export function toResource({ row, tags }: StoredResource, baseUrl: string): Resource {
   return {
     guid: row.guid,

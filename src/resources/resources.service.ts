@@ -7,7 +7,7 @@ import type { DB } from '../db/types.js';
 import { notFound } from '../http/errors.js';
 import type { AnalysisPool } from './analysis/analysis.pool.js';
 import { contentMatches, MIME_TYPES, sanitizeFilename } from './formats.js';
-import { unsupportedFormat, type ResourceInput } from './metadata.js';
+import { parseResourcePatch, unsupportedFormat, type ResourceInput } from './metadata.js';
 import * as repo from './resources.repository.js';
 import { createStaging, type Upload } from './staging.js';
 import { createStorage, hashFile, removeQuietly } from './storage.js';
@@ -147,6 +147,38 @@ export function createResourcesService(deps: {
       } finally {
         await removeQuietly(upload.path);
       }
+    },
+
+    /**
+     * Edits the metadata of a catalogued resource without touching its file: the fields in
+     * `patch` replace the stored ones, validated as on upload; the tags are replaced as a whole.
+     */
+    async update(guid: string, patch: Partial<ResourceInput>): Promise<StoredResource> {
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.findResource(trx, guid);
+        if (!row) throw notFound('No resource with this guid');
+        const current = (await repo.tagsOf(trx, [guid])).get(guid) ?? [];
+        const input = parseResourcePatch(patch, {
+          title: row.title,
+          description: row.description,
+          tags: current,
+          author: row.author,
+          language: row.language,
+          edition: row.edition,
+          releaseDate: row.release_date,
+        });
+        const fields = {
+          title: input.title,
+          description: input.description,
+          author: input.author,
+          language: input.language,
+          edition: input.edition,
+          release_date: input.releaseDate,
+          updated_at: Math.max(clock(), Number(row.updated_at)),
+        };
+        await repo.updateResource(trx, guid, fields, input.tags);
+        return { row: { ...row, ...fields }, tags: [...input.tags].sort() };
+      });
     },
 
     async delete(guid: string): Promise<void> {

@@ -2657,6 +2657,558 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inventory/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download every item with its category and location names: format=csv (default; UTF-8 with BOM, CRLF, for spreadsheets) or json. Any signed-in user, on their own inventory */
+    get: {
+      parameters: {
+        query?: {
+          format?: 'csv' | 'json';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the file (Content-Disposition: attachment) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': unknown;
+            'application/json': unknown;
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['ErrorBody'];
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['ErrorBody'];
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': components['schemas']['ErrorBody'];
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inventory/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Import items from CSV (text/csv) or JSON (an export, or Grocy's /api/stock): a dry run unless apply=true, which writes it all in one change; any refused row is 400 with each row's line and reason, and nothing is written. Any signed-in user, on their own inventory */
+    post: {
+      parameters: {
+        query?: {
+          /** @description true: write it all in one transaction; default: dry run */
+          apply?: boolean;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description CSV text or JSON, at most 4 MB */
+      requestBody: {
+        content: {
+          'text/csv': unknown;
+          'application/json': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['InventoryImportResult'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inventory/expiring': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Items expired or expiring within withinDays (default expiryNoticeDays), soonest first, with days left. Any signed-in user, on their own inventory */
+    get: {
+      parameters: {
+        query?: {
+          /** @description default: expiryNoticeDays */
+          withinDays?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description YYYY-MM-DD in the server time zone */
+              today: string;
+              timeZone: string;
+              withinDays: number;
+              /** @description expired or expiring within withinDays, soonest first */
+              items: components['schemas']['ExpiringItem'][];
+            };
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inventory/expiry/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The expiry notice days and daily digest hour of the inventory. Any signed-in user, on their own inventory */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              expiryNoticeDays: number;
+              expiryDigestHour: number;
+              /** @description the server time zone (LARDER_TZ); read only */
+              timeZone: string;
+            };
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    /** Set expiryNoticeDays (0-3650) and/or expiryDigestHour (0-23, server time zone). Any signed-in user, on their own inventory */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            expiryNoticeDays?: number;
+            expiryDigestHour?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              expiryNoticeDays: number;
+              expiryDigestHour: number;
+              /** @description the server time zone (LARDER_TZ); read only */
+              timeZone: string;
+            };
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/inventories/{id}/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Admin: the inventory's expiry digest webhook (without its secret) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description UUID v4 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the secret is never returned */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['InventoryWebhook'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    /** Admin: set the webhook that receives the daily expiry digest (http/https URL, HMAC-SHA256 secret, optional ntfy topic) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description UUID v4 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description http or https */
+            url: string;
+            /** @description HMAC-SHA256 key */
+            secret: string;
+            /** @description ntfy topic, sent as "topic" */
+            topic?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description the secret is never returned */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['InventoryWebhook'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Admin: remove the webhook and its pending deliveries */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description UUID v4 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/backups': {
     parameters: {
       query?: never;
@@ -3957,7 +4509,77 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    patch?: never;
+    /** Admin: edit the metadata (title, description, tags, author, language, edition, releaseDate) of a resource without uploading it again; fields left out stay */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          guid: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            title?: string;
+            description?: string;
+            tags?: string[];
+            author?: string | null;
+            language?: string | null;
+            edition?: string | null;
+            releaseDate?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description A catalog entry */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Resource'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/api/admin/resources/analyze': {
@@ -4343,6 +4965,42 @@ export interface components {
       expired: components['schemas']['InventoryItem'][];
       /** @description expiryDate from today to today + 30 days */
       expiringSoon: components['schemas']['InventoryItem'][];
+    };
+    InventoryImportResult: {
+      /** @description false for a dry run: nothing was written */
+      applied: boolean;
+      source: 'csv' | 'larder-json' | 'grocy';
+      created: number;
+      updated: number;
+      unchanged: number;
+      categoriesCreated: string[];
+      locationsCreated: string[];
+      rows: {
+        line: number;
+        id: string;
+        name: string;
+        action: 'create' | 'update' | 'unchanged';
+      }[];
+    };
+    ExpiringItem: {
+      id: string;
+      name: string;
+      quantity: number;
+      unit: string;
+      /** @description YYYY-MM-DD */
+      expiryDate: string;
+      /** @description 0 today, 1 tomorrow, negative: expired that many days ago */
+      daysLeft: number;
+      category: string;
+      location: string;
+    };
+    /** @description the secret is never returned */
+    InventoryWebhook: {
+      inventoryId: string;
+      url: string;
+      topic: string | null;
+      createdAt: number;
+      updatedAt: number;
     };
     BackupEntry: {
       /** @description file name, ending in .sql.gz */

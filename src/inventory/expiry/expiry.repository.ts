@@ -1,0 +1,183 @@
+import type { Executor } from '../../db/executor.js';
+import type {
+  ExpiryDigestsTable,
+  InventoryWebhooksTable,
+  WebhookDeliveriesTable,
+} from '../../db/types.js';
+
+export async function listInventoryIds(db: Executor): Promise<string[]> {
+  return (await db.selectFrom('inventories').select('id').orderBy('id').execute()).map((r) => r.id);
+}
+
+export function findInventory(db: Executor, inventoryId: string) {
+  return db.selectFrom('inventories').selectAll().where('id', '=', inventoryId).executeTakeFirst();
+}
+
+export async function memberIds(db: Executor, inventoryId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('inventory_id', '=', inventoryId)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function settingValues(db: Executor, inventoryId: string, keys: string[]) {
+  const rows = await db
+    .selectFrom('settings')
+    .select(['key', 'value'])
+    .where('inventory_id', '=', inventoryId)
+    .where('key', 'in', keys)
+    .execute();
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** Items with an expiry date up to `horizon` (expired ones included), soonest first. */
+export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: string) {
+  return db
+    .selectFrom('items')
+    .leftJoin('categories', (join) =>
+      join
+        .onRef('categories.inventory_id', '=', 'items.inventory_id')
+        .onRef('categories.id', '=', 'items.category_id'),
+    )
+    .leftJoin('locations', (join) =>
+      join
+        .onRef('locations.inventory_id', '=', 'items.inventory_id')
+        .onRef('locations.id', '=', 'items.location_id'),
+    )
+    .select([
+      'items.id',
+      'items.name',
+      'items.quantity',
+      'items.unit',
+      'items.expiry_date',
+      'categories.name as category',
+      'locations.name as location',
+    ])
+    .where('items.inventory_id', '=', inventoryId)
+    .where('items.expiry_date', 'is not', null)
+    .where('items.expiry_date', '<=', horizon)
+    .orderBy('items.expiry_date')
+    .orderBy('items.name')
+    .orderBy('items.id')
+    .execute();
+}
+
+export function findDigest(db: Executor, inventoryId: string, day: string) {
+  return db
+    .selectFrom('expiry_digests')
+    .selectAll()
+    .where('inventory_id', '=', inventoryId)
+    .where('day', '=', day)
+    .executeTakeFirst();
+}
+
+/** The lease: true for the one caller whose insert of (inventory, day) went in. */
+export async function claimDigest(db: Executor, row: ExpiryDigestsTable): Promise<boolean> {
+  const result = await db
+    .insertInto('expiry_digests')
+    .values(row)
+    .onConflict((oc) => oc.columns(['inventory_id', 'day']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** True the first time a member is recorded as having got the day's digest. */
+export async function claimMemberDelivery(
+  db: Executor,
+  row: { inventory_id: string; day: string; user_id: string; delivered_at: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('expiry_digest_deliveries')
+    .values(row)
+    .onConflict((oc) => oc.columns(['inventory_id', 'day', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Forgets digests (and who got them) from before `day`. */
+export async function pruneDigests(db: Executor, day: string): Promise<void> {
+  await db.deleteFrom('expiry_digest_deliveries').where('day', '<', day).execute();
+  await db.deleteFrom('expiry_digests').where('day', '<', day).execute();
+}
+
+export function findWebhook(db: Executor, inventoryId: string) {
+  return db
+    .selectFrom('inventory_webhooks')
+    .selectAll()
+    .where('inventory_id', '=', inventoryId)
+    .executeTakeFirst();
+}
+
+export async function upsertWebhook(db: Executor, row: InventoryWebhooksTable): Promise<void> {
+  await db
+    .insertInto('inventory_webhooks')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('inventory_id').doUpdateSet({
+        url: row.url,
+        secret: row.secret,
+        topic: row.topic,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
+export async function deleteWebhook(db: Executor, inventoryId: string): Promise<boolean> {
+  await db.deleteFrom('webhook_deliveries').where('inventory_id', '=', inventoryId).execute();
+  const result = await db
+    .deleteFrom('inventory_webhooks')
+    .where('inventory_id', '=', inventoryId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertDelivery(db: Executor, row: WebhookDeliveriesTable): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(row).execute();
+}
+
+export function dueDeliveries(db: Executor, now: number, maxAttempts: number, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('delivered_at', 'is', null)
+    .where('attempts', '<', maxAttempts)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a due delivery for one attempt: only one instance moves `next_attempt_at` from `seen`. */
+export async function claimAttempt(db: Executor, id: string, seen: number, until: number) {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: until })
+    .where('id', '=', id)
+    .where('next_attempt_at', '=', seen)
+    .where('delivered_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function recordAttempt(
+  db: Executor,
+  id: string,
+  fields: Pick<
+    WebhookDeliveriesTable,
+    'attempts' | 'next_attempt_at' | 'delivered_at' | 'last_error'
+  >,
+): Promise<void> {
+  await db.updateTable('webhook_deliveries').set(fields).where('id', '=', id).execute();
+}
+
+export function deliveriesOf(db: Executor, inventoryId: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('inventory_id', '=', inventoryId)
+    .orderBy('created_at')
+    .execute();
+}

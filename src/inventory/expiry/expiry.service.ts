@@ -1,0 +1,191 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import crypto from 'node:crypto';
+import type { DB } from '../../db/types.js';
+import type { EventBus } from '../../realtime/bus.js';
+import { inventoryOf, type Caller } from '../inventory.caller.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { webhookBody } from './expiry.digest.js';
+import * as repo from './expiry.repository.js';
+import {
+  DEFAULT_DIGEST_HOUR,
+  DEFAULT_NOTICE_DAYS,
+  DIGEST_HOUR_KEY,
+  MAX_NOTICE_DAYS,
+  NOTICE_DAYS_KEY,
+  type ExpiringItem,
+  type ExpiryDigest,
+  type ExpirySettings,
+  type ExpirySettingsInput,
+} from './expiry.schemas.js';
+import { addDays, daysBetween, localTime } from './expiry.time.js';
+
+/** A stored setting as a whole number in range; anything else reads as the default. */
+function wholeNumber(value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined || !/^\d{1,4}$/.test(value.trim())) return fallback;
+  const n = Number(value);
+  return n <= max ? n : fallback;
+}
+
+/** Digests older than this many days are forgotten by the daily pass. */
+const KEEP_DIGEST_DAYS = 7;
+
+/**
+ * Expiry alerts: the expiring list, the per-inventory settings, and the daily digest. The digest
+ * of an inventory and day is claimed by inserting its row (primary key inventory + day): with
+ * several instances on one database exactly one insert goes in, and only that instance publishes
+ * the digest (bus: every instance pushes it to its members online) and queues the webhook.
+ */
+export function createExpiryService(deps: {
+  db: Kysely<DB>;
+  bus: EventBus;
+  clock: () => number;
+  timeZone: string;
+  settings: SettingsService;
+  log: FastifyBaseLogger;
+}) {
+  const { db, bus, clock, timeZone, log } = deps;
+
+  async function settingsOf(inventoryId: string) {
+    const values = await repo.settingValues(db, inventoryId, [NOTICE_DAYS_KEY, DIGEST_HOUR_KEY]);
+    return {
+      expiryNoticeDays: wholeNumber(
+        values.get(NOTICE_DAYS_KEY),
+        DEFAULT_NOTICE_DAYS,
+        MAX_NOTICE_DAYS,
+      ),
+      expiryDigestHour: wholeNumber(values.get(DIGEST_HOUR_KEY), DEFAULT_DIGEST_HOUR, 23),
+      timeZone,
+    };
+  }
+
+  async function expiringItems(inventoryId: string, today: string, withinDays: number) {
+    const rows = await repo.itemsExpiringBy(db, inventoryId, addDays(today, withinDays));
+    return rows.map((row): ExpiringItem => ({
+      id: row.id,
+      name: row.name,
+      quantity: Number(row.quantity),
+      unit: row.unit,
+      expiryDate: row.expiry_date!,
+      daysLeft: daysBetween(today, row.expiry_date!),
+      category: row.category ?? '',
+      location: row.location ?? '',
+    }));
+  }
+
+  /** Claims and (when there is something to say) announces one inventory's digest for `day`. */
+  async function digestOne(inventoryId: string, day: string, noticeDays: number, now: number) {
+    const items = await expiringItems(inventoryId, day, noticeDays);
+    const digest: ExpiryDigest = {
+      type: 'expiryDigest',
+      inventoryId,
+      day,
+      expired: items.filter((i) => i.daysLeft < 0),
+      expiringSoon: items.filter((i) => i.daysLeft >= 0),
+    };
+    const claimed = await db.transaction().execute(async (trx) => {
+      const row = {
+        inventory_id: inventoryId,
+        day,
+        payload: JSON.stringify(digest),
+        item_count: items.length,
+        created_at: now,
+      };
+      if (!(await repo.claimDigest(trx, row))) return false;
+      const webhook = await repo.findWebhook(trx, inventoryId);
+      if (webhook && items.length > 0) {
+        const inventory = await repo.findInventory(trx, inventoryId);
+        const body = webhookBody(digest, inventory?.name ?? '', webhook.topic);
+        await repo.insertDelivery(trx, {
+          id: crypto.randomUUID(),
+          inventory_id: inventoryId,
+          body: JSON.stringify(body),
+          attempts: 0,
+          next_attempt_at: now,
+          delivered_at: null,
+          last_error: null,
+          created_at: now,
+        });
+      }
+      return true;
+    });
+    if (claimed && items.length > 0) {
+      await bus.publishAfterCommit({ type: 'expiryDigest', inventoryId, day });
+    }
+    return claimed;
+  }
+
+  return {
+    settingsOf,
+
+    async settings(caller: Caller): Promise<ExpirySettings> {
+      return settingsOf(inventoryOf(caller));
+    },
+
+    /** Stored in the inventory's shared settings, through the settings service (one change). */
+    async putSettings(caller: Caller, input: ExpirySettingsInput): Promise<ExpirySettings> {
+      const entries: Record<string, string> = {};
+      if (input.expiryNoticeDays !== undefined)
+        entries[NOTICE_DAYS_KEY] = String(input.expiryNoticeDays);
+      if (input.expiryDigestHour !== undefined)
+        entries[DIGEST_HOUR_KEY] = String(input.expiryDigestHour);
+      await deps.settings.merge(caller, entries);
+      return settingsOf(inventoryOf(caller));
+    },
+
+    async expiring(caller: Caller, withinDays?: number) {
+      const inventoryId = inventoryOf(caller);
+      const { day: today } = localTime(clock(), timeZone);
+      const days = withinDays ?? (await settingsOf(inventoryId)).expiryNoticeDays;
+      return {
+        today,
+        timeZone,
+        withinDays: days,
+        items: await expiringItems(inventoryId, today, days),
+      };
+    },
+
+    /**
+     * The daily pass (src/jobs.ts, every minute): each inventory whose digest hour has come and
+     * whose digest for today is not claimed yet gets it. Returns how many this instance claimed.
+     */
+    async runDigests(): Promise<number> {
+      const now = clock();
+      const { day, hour } = localTime(now, timeZone);
+      let claimed = 0;
+      for (const inventoryId of await repo.listInventoryIds(db)) {
+        try {
+          const settings = await settingsOf(inventoryId);
+          if (hour < settings.expiryDigestHour) continue;
+          if (await repo.findDigest(db, inventoryId, day)) continue;
+          if (await digestOne(inventoryId, day, settings.expiryNoticeDays, now)) claimed += 1;
+        } catch (err) {
+          log.error({ err, inventoryId }, 'expiry digest failed');
+        }
+      }
+      await repo.pruneDigests(db, addDays(day, -KEEP_DIGEST_DAYS));
+      return claimed;
+    },
+
+    /**
+     * Today's digest of the inventory for one member, once: null when there is none (yet), it is
+     * empty, or the member already got it (on this instance or another).
+     */
+    async digestFor(userId: string, inventoryId: string): Promise<ExpiryDigest | null> {
+      const { day } = localTime(clock(), timeZone);
+      const row = await repo.findDigest(db, inventoryId, day);
+      if (!row || Number(row.item_count) === 0) return null;
+      const first = await repo.claimMemberDelivery(db, {
+        inventory_id: inventoryId,
+        day,
+        user_id: userId,
+        delivered_at: clock(),
+      });
+      return first ? (JSON.parse(row.payload) as ExpiryDigest) : null;
+    },
+
+    memberIds: (inventoryId: string) => repo.memberIds(db, inventoryId),
+  };
+}
+
+export type ExpiryService = ReturnType<typeof createExpiryService>;

@@ -1,0 +1,153 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '../../db/types.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import * as repo from './expiry.repository.js';
+import type { Webhook, WebhookInput } from './expiry.schemas.js';
+
+/** Attempts per delivery; then it is given up (and stays recorded with its last error). */
+export const MAX_ATTEMPTS = 6;
+/** Wait before attempt n+1: 30 s, 2 min, 8 min, 32 min, ~2 h. */
+export const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const BATCH = 20;
+
+export const signature = (secret: string, body: string) =>
+  `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
+
+function toWebhook(row: InventoryWebhooksTable): Webhook {
+  return {
+    inventoryId: row.inventory_id,
+    url: row.url,
+    topic: row.topic,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function checkUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw badRequest('body.url must be an absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw badRequest(`body.url must use http or https (got ${url.protocol.replace(':', '')})`);
+  }
+  return url.toString();
+}
+
+/**
+ * The per-inventory webhook (set by an admin) and the delivery of queued digests: each attempt
+ * is claimed by one instance, POSTs the stored JSON body signed with the current secret, and on
+ * failure is retried later with backoff. Nothing waits for a delivery but this job.
+ */
+export function createWebhooks(deps: {
+  db: Kysely<DB>;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}) {
+  const { db, clock, log } = deps;
+  const missingInventory = (id: string) => notFound(`No inventory with id ${id}`);
+
+  async function attempt(row: WebhookDeliveriesTable): Promise<void> {
+    const now = clock();
+    const seen = Number(row.next_attempt_at);
+    // held for the attempt's length: another instance does not send it meanwhile
+    if (!(await repo.claimAttempt(db, row.id, seen, now + ATTEMPT_TIMEOUT_MS * 3))) return;
+    const webhook = await repo.findWebhook(db, row.inventory_id);
+    const attempts = Number(row.attempts) + 1;
+    if (!webhook) {
+      await repo.recordAttempt(db, row.id, {
+        attempts: MAX_ATTEMPTS,
+        next_attempt_at: now,
+        delivered_at: null,
+        last_error: 'webhook removed',
+      });
+      return;
+    }
+    let error: string | null = null;
+    try {
+      const response = await fetch(webhook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Larder-Webhook',
+          'x-larder-event': 'expiryDigest',
+          'x-larder-delivery': row.id,
+          'x-larder-signature': signature(webhook.secret, row.body),
+        },
+        body: row.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      await response.body?.cancel().catch(() => {});
+      if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}`;
+    } catch (err) {
+      error = (err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message;
+    }
+    const done = clock();
+    if (error === null) {
+      await repo.recordAttempt(db, row.id, {
+        attempts,
+        next_attempt_at: done,
+        delivered_at: done,
+        last_error: null,
+      });
+      return;
+    }
+    log.warn({ inventoryId: row.inventory_id, attempts, error }, 'webhook delivery failed');
+    await repo.recordAttempt(db, row.id, {
+      attempts,
+      next_attempt_at: done + backoffMs(attempts),
+      delivered_at: null,
+      last_error: error.slice(0, 500),
+    });
+  }
+
+  return {
+    async get(inventoryId: string): Promise<Webhook> {
+      const row = await repo.findWebhook(db, inventoryId);
+      if (!row) throw notFound(`Inventory ${inventoryId} has no webhook`);
+      return toWebhook(row);
+    },
+
+    async put(inventoryId: string, input: WebhookInput): Promise<Webhook> {
+      const url = checkUrl(input.url);
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        if (!(await repo.findInventory(trx, inventoryId))) throw missingInventory(inventoryId);
+        const existing = await repo.findWebhook(trx, inventoryId);
+        const row: InventoryWebhooksTable = {
+          inventory_id: inventoryId,
+          url,
+          secret: input.secret,
+          topic: input.topic ?? null,
+          created_at: existing ? Number(existing.created_at) : now,
+          updated_at: now,
+        };
+        await repo.upsertWebhook(trx, row);
+        return toWebhook(row);
+      });
+    },
+
+    /** Removes the webhook and its pending deliveries; 404 when there is none. */
+    async remove(inventoryId: string): Promise<void> {
+      const removed = await db.transaction().execute((trx) => repo.deleteWebhook(trx, inventoryId));
+      if (!removed) throw notFound(`Inventory ${inventoryId} has no webhook`);
+    },
+
+    /** One pass of the delivery job: every due delivery gets one attempt, in parallel. */
+    async deliverDue(): Promise<number> {
+      const due = await repo.dueDeliveries(db, clock(), MAX_ATTEMPTS, BATCH);
+      await Promise.all(
+        due.map((row) => attempt(row).catch((err) => log.error({ err }, 'webhook attempt failed'))),
+      );
+      return due.length;
+    },
+  };
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;

@@ -1,0 +1,79 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { create as contentDisposition } from 'content-disposition';
+import { callerOf } from '../../http/auth.js';
+import { errors, refTo } from '../../http/schemas.js';
+import { common, WHO } from '../inventory.schemas.js';
+import {
+  ExportQuery,
+  IMPORT_BODY_LIMIT,
+  ImportQuery,
+  ImportResultSchema,
+} from './transfer.schemas.js';
+import type { ImportBody, TransferService } from './transfer.service.js';
+
+/** /api/inventory/export and /import: registered inside inventoryRoutes. */
+export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addSchema(ImportResultSchema);
+    // CSV arrives as text; only this plugin (the import route) accepts it
+    app.addContentTypeParser(
+      ['text/csv', 'text/plain'],
+      { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+
+    app.get(
+      '/api/inventory/export',
+      {
+        schema: {
+          ...common,
+          summary:
+            `Download every item with its category and location names: format=csv (default; ` +
+            `UTF-8 with BOM, CRLF, for spreadsheets) or json. ${WHO}`,
+          querystring: ExportQuery,
+          produces: ['text/csv', 'application/json'],
+          response: {
+            200: Type.Unknown({ description: 'the file (Content-Disposition: attachment)' }),
+            ...errors(400, 401, 409),
+          },
+        },
+      },
+      async (request, reply) => {
+        const format = request.query.format ?? 'csv';
+        const { fileName, ...data } = await transfer.exportItems(callerOf(request), format);
+        reply.header('content-disposition', contentDisposition(fileName));
+        if (format === 'csv') {
+          return reply.type('text/csv; charset=utf-8').send(transfer.toCsv(data.items));
+        }
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ format: 'larder-inventory', version: 1, ...data }, null, 2));
+      },
+    );
+
+    app.post(
+      '/api/inventory/import',
+      {
+        bodyLimit: IMPORT_BODY_LIMIT,
+        schema: {
+          ...common,
+          summary:
+            `Import items from CSV (text/csv) or JSON (an export, or Grocy's /api/stock): a dry ` +
+            `run unless apply=true, which writes it all in one change; any refused row is 400 ` +
+            `with each row's line and reason, and nothing is written. ${WHO}`,
+          consumes: ['text/csv', 'application/json'],
+          querystring: ImportQuery,
+          body: Type.Unknown({ description: 'CSV text or JSON, at most 4 MB' }),
+          response: { 200: refTo(ImportResultSchema), ...errors(400, 401, 409, 413, 415) },
+        },
+      },
+      (request) => {
+        const body: ImportBody =
+          typeof request.body === 'string'
+            ? { kind: 'csv', text: request.body }
+            : { kind: 'json', value: request.body };
+        return transfer.importItems(callerOf(request), body, request.query.apply === true);
+      },
+    );
+  };
+}
