@@ -150,11 +150,7 @@ describeInBrowser('admin interface: resources and backups', () => {
     await page.getByLabel('Search', { exact: true }).fill('');
   });
 
-  // PATCH /api/admin/resources/{guid} comes from the resources branch (issue 14): until it is
-  // merged this test says so and skips
-  it('edits a resource in place (needs PATCH /api/admin/resources/{guid})', async (test) => {
-    const hasPatch = ctx.t.app.hasRoute({ method: 'PATCH', url: '/api/admin/resources/:guid' });
-    if (!hasPatch) test.skip();
+  it('edits a resource in place', async () => {
     const found = page.locator('li.resource', { has: page.locator('h3', { hasText: /recipe/i }) });
     const guid = await found.getAttribute('data-guid');
     await found.getByRole('button', { name: /^Edit / }).click();

@@ -44,8 +44,7 @@ export function ResourceCard(props: {
   const save = async (event: Event) => {
     event.preventDefault();
     if (!editing) return;
-    const { title, description, tags, author, language, edition } = toWire(editing);
-    const body = { title, description, tags, author, language, edition };
+    const body = toWire(editing);
     if (await action.run(() => api<Resource>('PATCH', url, body))) {
       setEditing(null);
       setSaved(true);
