@@ -28,6 +28,8 @@ export interface Config {
   apkFile: string;
   trustProxy: boolean;
   logLevel: string;
+  /** `auto`: human-readable when stdout is a terminal, JSON otherwise */
+  logFormat: 'auto' | 'json' | 'pretty';
   backupDir: string;
   /** 0 disables scheduled backups */
   backupIntervalSeconds: number;
@@ -126,6 +128,11 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
+  const rawLogFormat = read('LOG_FORMAT') ?? 'auto';
+  const logFormat =
+    rawLogFormat === 'auto' || rawLogFormat === 'json' || rawLogFormat === 'pretty'
+      ? rawLogFormat
+      : fail('LOG_FORMAT', 'must be auto, json or pretty', rawLogFormat);
   const adminUsername = read('ADMIN_USERNAME') ?? 'admin';
   if (!USERNAME_PATTERN.test(adminUsername)) {
     fail('ADMIN_USERNAME', 'must be 3-32 characters of A-Z a-z 0-9 . _ -', adminUsername);
@@ -172,6 +179,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     apkFile,
     trustProxy: bool('TRUST_PROXY'),
     logLevel,
+    logFormat,
     backupDir: path.resolve(cwd, read('BACKUP_DIR') ?? '/backups'),
     backupIntervalSeconds: duration('BACKUP_INTERVAL', 24 * 3600, true),
     backupKeep: integer('BACKUP_KEEP', 14, 1, 10_000),

@@ -6,7 +6,7 @@ import { forbidden } from '../http/errors.js';
 import { errors, refTo } from '../http/schemas.js';
 import { FILE_HEADERS } from '../http/security-headers.js';
 import { sendFile } from '../http/send-file.js';
-import { BackupEntrySchema } from './backups.schemas.js';
+import { BackupEntrySchema, BackupInfoSchema } from './backups.schemas.js';
 import type { BackupsService } from './backups.service.js';
 
 const NameParams = Type.Object({
@@ -56,6 +56,36 @@ export function adminBackupRoutes(deps: {
         },
       },
       async (_request, reply) => reply.status(201).send(await backups.create()),
+    );
+
+    app.get(
+      '/api/admin/backups/info',
+      {
+        onRequest,
+        schema: {
+          ...common,
+          summary: 'Admin: the backup directory, schedule and retention',
+          response: { 200: BackupInfoSchema, ...errors(401, 403) },
+        },
+      },
+      () => backups.info(),
+    );
+
+    app.delete(
+      '/api/admin/backups/:name',
+      {
+        onRequest,
+        schema: {
+          ...common,
+          summary: 'Admin: delete a backup (a name from the list; nothing outside the directory)',
+          params: NameParams,
+          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await backups.remove(request.params.name);
+        return reply.status(204).send(null);
+      },
     );
 
     app.get(

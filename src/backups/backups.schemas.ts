@@ -10,3 +10,11 @@ export const BackupEntrySchema = Type.Object(
   { $id: 'BackupEntry' },
 );
 export type BackupEntry = Static<typeof BackupEntrySchema>;
+
+/** GET /api/admin/backups/info: where backups are written and how they are kept. */
+export const BackupInfoSchema = Type.Object({
+  directory: Type.String({ description: 'the backup directory in use (after any fallback)' }),
+  intervalSeconds: Type.Integer({ description: 'time between scheduled backups; 0: no schedule' }),
+  keep: Type.Integer({ description: 'how many server-made backups are kept' }),
+});
+export type BackupInfo = Static<typeof BackupInfoSchema>;

@@ -6,7 +6,7 @@ import { sqlitePath, type Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
 import * as files from './backup-files.js';
 import type { BackupLog } from './backup-files.js';
-import type { BackupEntry } from './backups.schemas.js';
+import type { BackupEntry, BackupInfo } from './backups.schemas.js';
 import * as repo from './backups.repository.js';
 import { writeDump } from './dump.js';
 
@@ -87,23 +87,42 @@ export function createBackupsService(deps: {
     }
   }
 
+  /**
+   * The path of a backup to download or delete: a plain *.sql.gz file name, a regular file in the
+   * backup directory (a symlink placed there is refused).
+   */
+  async function backupFile(name: string): Promise<string> {
+    if (!files.BACKUP_NAME.test(name)) throw badRequest('name is not a backup file name');
+    const file = path.join(dir, name);
+    const stat = await fs.promises.lstat(file).catch(() => null);
+    if (!stat?.isFile()) throw notFound(`No backup named ${name}`);
+    return file;
+  }
+
   return {
     dir,
     create: () => track(create()),
     list: () => files.listBackups(dir),
     latest,
 
+    file: backupFile,
+
     /**
-     * The path of a backup to download: a plain *.sql.gz file name, a regular file in the
-     * backup directory (a symlink placed there is refused).
+     * Deletes one backup: a plain *.sql.gz name of a regular file directly in the backup
+     * directory (the name pattern allows no separator, so nothing outside it can be reached).
      */
-    async file(name: string): Promise<string> {
-      if (!files.BACKUP_NAME.test(name)) throw badRequest('name is not a backup file name');
-      const file = path.join(dir, name);
-      const stat = await fs.promises.lstat(file).catch(() => null);
-      if (!stat?.isFile()) throw notFound(`No backup named ${name}`);
-      return file;
+    async remove(name: string): Promise<void> {
+      const file = await backupFile(name);
+      await fs.promises.rm(file, { force: true });
+      log.info({ backup: name }, 'backup deleted');
     },
+
+    /** Where backups go and how the schedule keeps them, for the admin interface. */
+    info: (): BackupInfo => ({
+      directory: dir,
+      intervalSeconds: config.backupIntervalSeconds,
+      keep: config.backupKeep,
+    }),
 
     /** How often the schedule (src/jobs.ts) calls runIfDue; null when it is turned off. */
     scheduleTickMs:

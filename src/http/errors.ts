@@ -97,6 +97,29 @@ function describeFastifyError(error: FastifyError): string {
   }
 }
 
+/**
+ * The page a browser gets for an unknown URL, filled in by the feature that renders pages
+ * (src/releases/); until then, and for API clients, a 404 is `{message, code}`.
+ */
+export interface NotFoundPage {
+  render: ((request: FastifyRequest) => Promise<string>) | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notFoundPage: NotFoundPage;
+  }
+}
+
+/** A browser navigating (Accept: text/html first), not an API or socket path. */
+function wantsHtmlPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const path = request.url.split('?')[0]!;
+  if (/^\/(api|ws)(\/|$)/.test(path)) return false;
+  const accept = request.headers.accept ?? '';
+  return /\btext\/html\b/.test(accept) && !/^\s*application\/json/.test(accept);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(
     (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
@@ -120,7 +143,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     },
   );
 
-  app.setNotFoundHandler((request, reply) => {
+  app.decorate('notFoundPage', { render: null } as NotFoundPage);
+  app.setNotFoundHandler(async (request, reply) => {
+    const page = app.notFoundPage.render;
+    if (page && wantsHtmlPage(request)) {
+      const html = await page(request);
+      return reply
+        .status(404)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(html);
+    }
     return reply.status(404).send({
       message: `No route for ${request.method} ${request.url.split('?')[0]}`,
       code: 'not_found',

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import pretty from 'pino-pretty';
 
 const REDACTED = '[redacted]';
 /** A JWT anywhere in a URL, raw or percent-encoded dots (`%2E`). */
@@ -43,10 +44,31 @@ export function redactUrl(url: string): string {
   return (path + query).replace(JWT, REDACTED);
 }
 
-/** pino options: JSON logs, bearer headers and token query parameters never written. */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/** `auto` is human-readable on a terminal and JSON when the output goes to a file or a collector. */
+export function usePrettyLogs(format: 'auto' | 'json' | 'pretty', isTTY: boolean): boolean {
+  return format === 'pretty' || (format === 'auto' && isTTY);
+}
+
+/**
+ * pino options: bearer headers and token query parameters never written. JSON lines, or with
+ * LARDER_LOG_FORMAT (default: a terminal) one readable line per entry through pino-pretty, in
+ * this thread so nothing is lost at exit.
+ */
+export function loggerOptions(
+  level: string,
+  format: 'auto' | 'json' | 'pretty' = 'json',
+): FastifyServerOptions['logger'] {
+  const stream = usePrettyLogs(format, Boolean(process.stdout.isTTY))
+    ? pretty({
+        colorize: Boolean(process.stdout.isTTY),
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        destination: 1,
+      })
+    : undefined;
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
       censor: REDACTED,
@@ -62,4 +84,25 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       },
     },
   };
+}
+
+/**
+ * The first-start notice of a generated admin password: a framed block that stands out among the
+ * request logs and says where to change the password. Shown once, when the account is created.
+ */
+export function seedAdminBanner(username: string, password: string): string {
+  const lines = [
+    'Larder created the administrator account:',
+    '',
+    `    username: ${username}`,
+    `    password: ${password}`,
+    '',
+    'This password is shown only this once. Change it after signing in',
+    'at http://<this server>:<port>/admin/ under "My account", or with',
+    `    npx larder reset-password ${username}`,
+    'Set LARDER_ADMIN_PASSWORD before the first start to choose it yourself.',
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = '─'.repeat(width + 2);
+  return ['', `┌${rule}┐`, ...lines.map((l) => `│ ${l.padEnd(width)} │`), `└${rule}┘`].join('\n');
 }

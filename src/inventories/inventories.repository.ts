@@ -22,6 +22,15 @@ export function listInventories(db: Executor): Promise<InventoriesTable[]> {
   return db.selectFrom('inventories').selectAll().orderBy('created_at').orderBy('id').execute();
 }
 
+export async function inventoryExists(db: Executor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('inventories')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function listMembers(db: Executor) {
   return db
     .selectFrom('users')

@@ -1,7 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Guards } from '../http/auth.js';
 import { errors, IdParams } from '../http/schemas.js';
-import { InventoryStatsSchema, InventoryViewSchema, TotalsSchema } from './inventories.schemas.js';
+import {
+  AdminItemSchema,
+  InventoryStatsSchema,
+  InventoryViewSchema,
+  TotalsSchema,
+} from './inventories.schemas.js';
 import type { InventoriesService } from './inventories.service.js';
 
 /** Inventories, their names and statistics: admins only. */
@@ -12,6 +17,7 @@ export function adminInventoryRoutes(deps: {
   const { inventories, guards } = deps;
   return async (app) => {
     app.addSchema(InventoryViewSchema);
+    app.addSchema(AdminItemSchema);
     app.addHook('onRequest', guards.requireAdmin);
     const common = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
 
@@ -42,6 +48,20 @@ export function adminInventoryRoutes(deps: {
         },
       },
       (request) => inventories.rename(request.params.id, request.body.name),
+    );
+
+    app.get(
+      '/api/admin/inventories/:id/items',
+      {
+        schema: {
+          ...common,
+          summary:
+            "Admin: an inventory's items (read-only), by name, with category and location names",
+          params: IdParams,
+          response: { 200: Type.Array(Type.Ref('AdminItem')), ...errors(400, 401, 403, 404) },
+        },
+      },
+      (request) => inventories.items(request.params.id),
     );
 
     app.get(

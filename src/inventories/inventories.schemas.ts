@@ -33,3 +33,19 @@ export const InventoryStatsSchema = Type.Object({
   userCount: Type.Integer(),
 });
 export type InventoryStats = Static<typeof InventoryStatsSchema>;
+
+/** GET /api/admin/inventories/{id}/items: an item as the admin's read-only list shows it. */
+export const AdminItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    quantity: Type.Number(),
+    unit: Type.String(),
+    expiryDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+    category: Type.String({ description: 'category name' }),
+    location: Type.String({ description: 'location name' }),
+    notes: Type.String(),
+  },
+  { $id: 'AdminItem' },
+);
+export type AdminItem = Static<typeof AdminItemSchema>;

@@ -4,7 +4,7 @@ import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { notFound } from '../http/errors.js';
 import type { InventoryService } from '../inventory/inventory.service.js';
-import type { InventoryStats, InventoryView, Totals } from './inventories.schemas.js';
+import type { AdminItem, InventoryStats, InventoryView, Totals } from './inventories.schemas.js';
 import * as repo from './inventories.repository.js';
 
 const RECENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
@@ -98,6 +98,33 @@ export function createInventoriesService(deps: {
     },
 
     statsPerInventory,
+
+    /** An inventory's items for the admin's read-only view, by name; 404 when it does not exist. */
+    async items(inventoryId: string): Promise<AdminItem[]> {
+      if (!(await repo.inventoryExists(db, inventoryId))) {
+        throw notFound(`No inventory with id ${inventoryId}`);
+      }
+      const caller = { inventoryId };
+      const [items, categories, locations] = await Promise.all([
+        inventory.items.list(caller),
+        inventory.categories.list(caller),
+        inventory.locations.list(caller),
+      ]);
+      const nameOf = (list: { id: number; name: string }[], id: number) =>
+        list.find((n) => n.id === id)?.name ?? '';
+      return items
+        .map((item) => ({
+          id: item.id,
+          name: item.name,
+          quantity: item.quantity,
+          unit: item.unit,
+          expiryDate: item.expiryDate,
+          category: nameOf(categories, item.categoryId),
+          location: nameOf(locations, item.locationId),
+          notes: item.notes,
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
 
     async totals(): Promise<Totals> {
       const per = await statsPerInventory();

@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { renderHomePage } from './home-page.js';
+import { loadCatalogues, translatorFor } from '../i18n/catalogues.js';
+import type { Catalogue } from '../i18n/translate.js';
+import { renderHomePage, renderNotFoundPage } from './home-page.js';
 import { resolveInside } from './safe-path.js';
 import type { VersionRecord, VersionStore } from './version.store.js';
 import type { WebAssets } from './web-assets.js';
@@ -35,6 +37,9 @@ export function createReleasesService(deps: {
 }) {
   const staticDir = path.join(deps.dataDir, 'static');
   const apkUrlFor = (origin: string) => `${origin}/static/${encodeURIComponent(deps.apkFile)}`;
+  let catalogues: Promise<Map<string, Catalogue>> | null = null;
+  const translator = async (acceptLanguage: string | undefined) =>
+    translatorFor(await (catalogues ??= loadCatalogues()), acceptLanguage);
 
   async function versionInfo(origin: string): Promise<VersionInfo> {
     return { ...(await deps.store.read()), apkUrl: apkUrlFor(origin) };
@@ -48,13 +53,32 @@ export function createReleasesService(deps: {
       return { ...stored, apkUrl: apkUrlFor(origin) };
     },
 
-    async homePage(origin: string): Promise<string> {
+    /** The home page in the language the browser asks for (Accept-Language). */
+    async homePage(origin: string, acceptLanguage?: string): Promise<string> {
       const info = await versionInfo(origin);
-      const apk = await fs.stat(path.join(staticDir, deps.apkFile)).catch(() => null);
+      const stat = await fs.stat(path.join(staticDir, deps.apkFile)).catch(() => null);
       return renderHomePage({
+        ...(await translator(acceptLanguage)),
         appName: deps.appName,
         ...info,
-        apkAvailable: apk?.isFile() ?? false,
+        apkFile: deps.apkFile,
+        apk: stat?.isFile() ? { sizeBytes: stat.size, modifiedAt: stat.mtimeMs } : null,
+        assets: deps.web.home(),
+      });
+    },
+
+    /** The HTML 404 page for a browser, in its language. */
+    async notFoundPage(urlPath: string, acceptLanguage?: string): Promise<string> {
+      let shown = urlPath;
+      try {
+        shown = decodeURIComponent(urlPath);
+      } catch {
+        // a malformed escape: show it as it came
+      }
+      return renderNotFoundPage({
+        ...(await translator(acceptLanguage)),
+        appName: deps.appName,
+        path: shown,
         assets: deps.web.home(),
       });
     },

@@ -4,6 +4,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { errors } from '../http/schemas.js';
 import { FILE_HEADERS, PAGE_HEADERS } from '../http/security-headers.js';
 import { sendFile } from '../http/send-file.js';
+import { FAVICON_ICO } from './favicon.js';
 import { originOf } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';
 
@@ -36,8 +37,38 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
         reply
           .header('cache-control', 'no-cache')
           .type('text/html; charset=utf-8')
-          .send(await releases.homePage(originOf(request))),
+          .send(await releases.homePage(originOf(request), request.headers['accept-language'])),
     );
+
+    app.get(
+      '/favicon.ico',
+      {
+        helmet: FILE_HEADERS,
+        schema: {
+          tags: ['public'],
+          summary: 'The site icon (public)',
+          response: {
+            200: {
+              description: 'a 32×32 icon',
+              content: {
+                'image/x-icon': {
+                  schema: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }),
+                },
+              },
+            },
+          },
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .header('cache-control', 'public, max-age=86400')
+          .type('image/x-icon')
+          .send(FAVICON_ICO),
+    );
+
+    // browsers get a page for an unknown URL; API clients keep the JSON 404 (src/http/errors.ts)
+    app.notFoundPage.render = (request) =>
+      releases.notFoundPage(request.url.split('?')[0]!, request.headers['accept-language']);
 
     app.get('/admin', { schema: { hide: true } }, (_request, reply) =>
       reply.redirect('/admin/', 301),

@@ -11,6 +11,7 @@ import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { EventBus } from '../realtime/bus.js';
 import * as repo from './users.repository.js';
 import { toUser, type User } from './users.mapper.js';
+import { seedAdminBanner } from '../http/logging.js';
 
 function checkUsername(username: string): void {
   if (!USERNAME_PATTERN.test(username)) {
@@ -200,9 +201,7 @@ export function createUsersService(deps: {
         throw err;
       }
       if (password === null) {
-        log.warn(
-          `Created admin "${username}" with the generated password ${chosen} — sign in and change it, or set LARDER_ADMIN_PASSWORD. This is shown only once.`,
-        );
+        log.warn(seedAdminBanner(username, chosen));
       } else {
         log.info(`Created admin "${username}" from LARDER_ADMIN_PASSWORD`);
       }

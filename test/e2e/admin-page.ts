@@ -18,12 +18,22 @@ export async function submitLogin(page: Page, base: string, password: string): P
 }
 
 export async function openTab(page: Page, name: string): Promise<void> {
-  await page.getByRole('tab', { name }).click();
-  await page.locator(`[role="tabpanel"]#panel-${name.toLowerCase()}`).waitFor();
+  const tab = page.getByRole('tab', { name });
+  await tab.click();
+  const id = await tab.getAttribute('id');
+  await page.locator(`[role="tabpanel"][aria-labelledby="${id}"]`).waitFor();
 }
 
 export const userCard = (page: Page, username: string) =>
   page.locator(`li.user[data-username="${username}"]`);
+
+/** Opens a user's actions (the list shows one line per user) and returns the row. */
+export async function manageUser(page: Page, username: string) {
+  const row = userCard(page, username);
+  const toggle = row.getByRole('button', { name: `Manage ${username}` });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  return row;
+}
 
 /** True when nothing on the page is wider than the viewport (no sideways scrolling). */
 export async function fitsWidth(page: Page): Promise<boolean> {
@@ -42,7 +52,7 @@ export async function checkTabsAtBothWidths(page: Page, tabs: string[]): Promise
     await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
     for (const tab of tabs) {
       await openTab(page, tab);
-      await page.locator('.cards > li').first().waitFor();
+      await page.locator('.cards > li, .rows > li').first().waitFor();
       expect(await fitsWidth(page)).toBe(true);
       await screenshot(page, `admin-${tab.toLowerCase()}-${label}`);
     }

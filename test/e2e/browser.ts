@@ -39,10 +39,12 @@ export interface Browser {
 }
 
 /** Debian's Chromium, headless, with a fresh profile in a temp dir (removed on close). */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: { locale?: string } = {}): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
+    // navigator.language and Accept-Language
+    locale: options.locale ?? 'en-US',
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 900 },

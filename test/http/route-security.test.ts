@@ -12,6 +12,7 @@ const PUBLIC = new Set([
   'POST /api/auth/refresh',
   'POST /api/auth/logout',
   'GET /',
+  'GET /favicon.ico',
   'GET /static/{file}',
   'GET /static/{*}',
   'GET /admin/',

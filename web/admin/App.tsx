@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { onSessionExpired, SESSION_EXPIRED } from './api/client.ts';
+import { onSessionExpired } from './api/client.ts';
 import { loadSession, type Session } from './api/session.ts';
+import { t } from './i18n.ts';
 import { Login } from './Login.tsx';
 import { Shell } from './Shell.tsx';
 
@@ -12,7 +13,7 @@ export function App() {
   useEffect(() => {
     onSessionExpired(() => {
       setSession(null);
-      setNotice(SESSION_EXPIRED);
+      setNotice(t('app.sessionExpired'));
     });
   }, []);
 
@@ -31,7 +32,7 @@ export function App() {
     <Shell
       session={session}
       onSignedOut={() => {
-        setNotice('You have signed out.');
+        setNotice(t('app.signedOut'));
         setSession(null);
       }}
     />

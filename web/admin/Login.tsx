@@ -4,6 +4,7 @@ import { saveSession, type Session } from './api/session.ts';
 import type { LoginResponse } from './api/types.ts';
 import { BusyButton, ErrorMessage, Field } from './components/ui.tsx';
 import { useAction } from './hooks.ts';
+import { t } from './i18n.ts';
 
 /** The sign-in form. Only admins may use this interface. */
 export function Login(props: { notice: string | null; onSignedIn: (session: Session) => void }) {
@@ -27,7 +28,7 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ refreshToken: body.refreshToken }),
         });
-        throw new Error('This account is not an administrator.');
+        throw new Error(t('login.notAdmin'));
       }
       const session = sessionFromLogin(body);
       saveSession(session);
@@ -38,13 +39,13 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
   return (
     <main class="login">
       <form onSubmit={submit} aria-labelledby="login-title">
-        <h1 id="login-title">Larder administration</h1>
+        <h1 id="login-title">{t('app.title')}</h1>
         {props.notice && (
           <p class="notice" role="status">
             {props.notice}
           </p>
         )}
-        <Field label="Username" id="login-username">
+        <Field label={t('login.username')} id="login-username">
           <input
             id="login-username"
             name="username"
@@ -54,7 +55,7 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
             onInput={(e) => setUsername(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Password" id="login-password">
+        <Field label={t('login.password')} id="login-password">
           <input
             id="login-password"
             name="password"
@@ -70,8 +71,8 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
           type="submit"
           class="primary"
           busy={action.busy}
-          label="Sign in"
-          busyLabel="Signing in…"
+          label={t('login.signIn')}
+          busyLabel={t('login.signingIn')}
         />
       </form>
     </main>

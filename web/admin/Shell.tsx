@@ -1,20 +1,46 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from './api/client.ts';
 import { clearSession, loadSession, type Session } from './api/session.ts';
-import { Tabs, type TabId } from './components/Tabs.tsx';
-import { StatsPanel } from './StatsPanel.tsx';
+import { tabFromUrl, Tabs, type TabId } from './components/Tabs.tsx';
+import { FeedbackContext, type Feedback } from './feedback.ts';
+import { t } from './i18n.ts';
+import { AccountTab } from './account/AccountTab.tsx';
 import { BackupsTab } from './tabs/BackupsTab.tsx';
 import { InventoriesTab } from './tabs/InventoriesTab.tsx';
 import { ResourcesTab } from './resources/ResourcesTab.tsx';
 import { UsersTab } from './tabs/UsersTab.tsx';
 
-/** The signed-in administration: header, statistics, tabs. */
+/** The signed-in administration: header, tabs (the current one in the URL), success messages. */
 export function Shell(props: { session: Session; onSignedOut: () => void }) {
-  const [tab, setTab] = useState<TabId>('users');
+  const [tab, setTab] = useState<TabId>(tabFromUrl);
   // bumped after every change, so statistics and lists reload
   const [revision, setRevision] = useState(0);
-  const changed = () => setRevision((r) => r + 1);
+  const [message, setMessage] = useState<string | null>(null);
   const [signingOut, setSigningOut] = useState(false);
+
+  useEffect(() => {
+    const follow = () => setTab(tabFromUrl());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+
+  const select = (next: TabId) => {
+    setMessage(null);
+    setTab(next);
+    history.replaceState(null, '', `#${next}`);
+  };
+
+  const feedback = useMemo<Feedback>(
+    () => ({
+      revision,
+      changed: (text) => {
+        setRevision((r) => r + 1);
+        setMessage(text ?? null);
+      },
+      clearMessage: () => setMessage(null),
+    }),
+    [revision],
+  );
 
   const signOut = async () => {
     setSigningOut(true);
@@ -29,36 +55,47 @@ export function Shell(props: { session: Session; onSignedOut: () => void }) {
   };
 
   return (
-    <div class="shell">
-      <header class="topbar">
-        <h1>Larder administration</h1>
-        <div class="who">
-          <span>
-            Signed in as <strong>{props.session.username}</strong>
-          </span>
-          <button type="button" onClick={() => void signOut()} disabled={signingOut}>
-            {signingOut ? 'Signing out…' : 'Sign out'}
-          </button>
-        </div>
-      </header>
-      <main>
-        <StatsPanel revision={revision} />
-        <Tabs current={tab} onSelect={setTab} />
-        <section
-          id={`panel-${tab}`}
-          role="tabpanel"
-          aria-labelledby={`tab-${tab}`}
-          class="panel"
-          tabIndex={-1}
-        >
-          {tab === 'users' && (
-            <UsersTab revision={revision} onChanged={changed} selfId={props.session.userId} />
+    <FeedbackContext.Provider value={feedback}>
+      <div class="shell">
+        <header class="topbar">
+          <h1>{t('app.title')}</h1>
+          <div class="who">
+            <span>{t('app.signedInAs', { name: props.session.username })}</span>
+            <button type="button" onClick={() => void signOut()} disabled={signingOut}>
+              {signingOut ? t('app.signingOut') : t('app.signOut')}
+            </button>
+          </div>
+        </header>
+        <main>
+          <Tabs current={tab} onSelect={select} />
+          {message && (
+            <p class="success flash" role="status">
+              {message}
+              <button
+                type="button"
+                class="dismiss"
+                aria-label={t('common.dismiss')}
+                onClick={() => setMessage(null)}
+              >
+                ×
+              </button>
+            </p>
           )}
-          {tab === 'inventories' && <InventoriesTab revision={revision} onChanged={changed} />}
-          {tab === 'resources' && <ResourcesTab />}
-          {tab === 'backups' && <BackupsTab />}
-        </section>
-      </main>
-    </div>
+          <section
+            id={`panel-${tab}`}
+            role="tabpanel"
+            aria-labelledby={`tab-${tab}`}
+            class="panel"
+            tabIndex={-1}
+          >
+            {tab === 'users' && <UsersTab selfId={props.session.userId} />}
+            {tab === 'inventories' && <InventoriesTab />}
+            {tab === 'resources' && <ResourcesTab />}
+            {tab === 'backups' && <BackupsTab />}
+            {tab === 'account' && <AccountTab />}
+          </section>
+        </main>
+      </div>
+    </FeedbackContext.Provider>
   );
 }

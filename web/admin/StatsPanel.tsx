@@ -1,55 +1,60 @@
-import { api } from './api/client.ts';
 import type { InventoryStats, Totals } from './api/types.ts';
 import { ErrorMessage } from './components/ui.tsx';
 import { formatDateTime, inventoryLabel } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { t } from './i18n.ts';
 
-/** Statistics on top: totals over all inventories, and a table per inventory. */
-export function StatsPanel({ revision }: { revision: number }) {
-  const stats = useLoad(
-    () =>
-      Promise.all([
-        api<Totals>('GET', '/api/admin/stats'),
-        api<InventoryStats[]>('GET', '/api/admin/stats/inventories'),
-      ]),
-    [revision],
-  );
-  const [totals, perInventory] = stats.data ?? [null, []];
-
+/** Statistics over all inventories, and a table per inventory (folded). */
+export function StatsPanel(props: {
+  totals: Totals | null;
+  perInventory: InventoryStats[];
+  members: Map<string, { username: string }[]>;
+  error: string | null;
+}) {
+  const { totals, perInventory } = props;
   return (
     <section class="stats" aria-labelledby="stats-title">
       <h2 id="stats-title" class="visually-hidden">
-        Statistics
+        {t('stats.title')}
       </h2>
-      <ErrorMessage message={stats.error} />
+      <ErrorMessage message={props.error} />
       <dl class="tiles">
-        <Tile label="Items" value={totals?.totalItems} />
-        <Tile label="Locations" value={totals?.totalLocations} />
-        <Tile label="Categories" value={totals?.totalCategories} />
-        <Tile label="Changes (30 days)" value={totals?.recentTransactions} />
-        <Tile label="Inventories" value={totals ? perInventory.length : undefined} />
-        <Tile label="Last change" value={totals ? formatDateTime(totals.lastUpdated) : undefined} />
+        <Tile label={t('stats.items')} value={totals?.totalItems} />
+        <Tile label={t('stats.locations')} value={totals?.totalLocations} />
+        <Tile label={t('stats.categories')} value={totals?.totalCategories} />
+        <Tile label={t('stats.changes')} value={totals?.recentTransactions} />
+        <Tile label={t('stats.inventories')} value={totals ? perInventory.length : undefined} />
+        <Tile
+          label={t('stats.lastChange')}
+          value={totals ? formatDateTime(totals.lastUpdated) : undefined}
+          wide
+        />
       </dl>
       {perInventory.length > 0 && (
         <details class="per-inventory">
-          <summary>Statistics per inventory</summary>
+          <summary>{t('stats.perInventory')}</summary>
           <div class="table-scroll">
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Inventory</th>
-                  <th scope="col">Users</th>
-                  <th scope="col">Items</th>
-                  <th scope="col">Locations</th>
-                  <th scope="col">Categories</th>
-                  <th scope="col">Changes (30 d)</th>
-                  <th scope="col">Last change</th>
+                  <th scope="col">{t('stats.inventory')}</th>
+                  <th scope="col">{t('stats.users')}</th>
+                  <th scope="col">{t('stats.items')}</th>
+                  <th scope="col">{t('stats.locations')}</th>
+                  <th scope="col">{t('stats.categories')}</th>
+                  <th scope="col">{t('stats.changes')}</th>
+                  <th scope="col">{t('stats.lastChange')}</th>
                 </tr>
               </thead>
               <tbody>
                 {perInventory.map((s) => (
                   <tr key={s.inventoryId}>
-                    <th scope="row">{inventoryLabel(s.inventoryId, s.inventoryName)}</th>
+                    <th scope="row">
+                      {inventoryLabel(
+                        s.inventoryId,
+                        s.inventoryName,
+                        props.members.get(s.inventoryId),
+                      )}
+                    </th>
                     <td>{s.userCount}</td>
                     <td>{s.totalItems}</td>
                     <td>{s.totalLocations}</td>
@@ -67,11 +72,11 @@ export function StatsPanel({ revision }: { revision: number }) {
   );
 }
 
-function Tile({ label, value }: { label: string; value: number | string | undefined }) {
+function Tile(props: { label: string; value: number | string | undefined; wide?: boolean }) {
   return (
-    <div class="tile">
-      <dt>{label}</dt>
-      <dd>{value ?? '…'}</dd>
+    <div class={props.wide ? 'tile wide' : 'tile'}>
+      <dt>{props.label}</dt>
+      <dd>{props.value ?? '…'}</dd>
     </div>
   );
 }

@@ -1,8 +1,9 @@
-/** Display helpers: dates in the browser's locale, sizes in binary units. */
+/** Display helpers: dates and numbers in the interface's locale, sizes in binary units. */
+import { locale, t } from './i18n.ts';
 
 export function formatDate(epochMs: number | null): string {
   if (epochMs === null) return '—';
-  return new Date(epochMs).toLocaleDateString(undefined, {
+  return new Date(epochMs).toLocaleDateString(locale, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
@@ -11,12 +12,22 @@ export function formatDate(epochMs: number | null): string {
 
 export function formatDateTime(epochMs: number | null): string {
   if (epochMs === null) return '—';
-  return new Date(epochMs).toLocaleString(undefined, {
+  return new Date(epochMs).toLocaleString(locale, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+  });
+}
+
+/** A calendar date (YYYY-MM-DD) as the locale writes it. */
+export function formatCalendarDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(y!, m! - 1, d!).toLocaleDateString(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
   });
 }
 
@@ -29,13 +40,25 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  const number = value.toLocaleString(locale, { maximumFractionDigits: value < 10 ? 1 : 0 });
+  return `${number} ${units[unit]}`;
 }
 
-/** An inventory's label: its name, else the start of its id. */
-export function inventoryLabel(inventoryId: string | null, name?: string): string {
-  if (inventoryId === null) return 'none';
-  return name && name.trim() ? name : `Inventory ${inventoryId.slice(0, 8)}`;
+/**
+ * An inventory's label: its name; else named after its members ("Inventory of anna, ben");
+ * else the start of its id.
+ */
+export function inventoryLabel(
+  inventoryId: string | null,
+  name?: string,
+  members?: readonly { username: string }[],
+): string {
+  if (inventoryId === null) return t('inventory.none');
+  if (name && name.trim()) return name;
+  if (members && members.length > 0) {
+    return t('inventory.ofMembers', { names: members.map((m) => m.username).join(', ') });
+  }
+  return t('inventory.byId', { id: inventoryId.slice(0, 8) });
 }
 
 export function errorMessage(err: unknown): string {

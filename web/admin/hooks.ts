@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useFeedback } from './feedback.ts';
 import { errorMessage } from './format.ts';
 
 export interface Loaded<T> {
@@ -47,22 +48,31 @@ export interface Action {
   clearError: () => void;
 }
 
-/** Busy and error state for a button or form that calls the API. */
+/**
+ * Busy and error state for a button or form that calls the API. An error stays until this
+ * action is tried again or a change succeeds anywhere else (an old error is not left standing).
+ */
 export function useAction(): Action {
+  const feedback = useFeedback();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const run = useCallback(async (work: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-      return true;
-    } catch (err) {
-      setError(errorMessage(err));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  useEffect(() => setError(null), [feedback.revision]);
+  const run = useCallback(
+    async (work: () => Promise<unknown>) => {
+      setBusy(true);
+      setError(null);
+      feedback.clearMessage();
+      try {
+        await work();
+        return true;
+      } catch (err) {
+        setError(errorMessage(err));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [feedback],
+  );
   return { busy, error, run, clearError: useCallback(() => setError(null), []) };
 }

@@ -12,7 +12,9 @@ export class ApiError extends Error {
   }
 }
 
-export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+import { t } from '../i18n.ts';
+
+export const SESSION_EXPIRED = () => t('app.sessionExpired');
 
 let expiredListener: (() => void) | null = null;
 let refreshing: Promise<boolean> | null = null;
@@ -38,7 +40,7 @@ export async function errorFrom(response: Response): Promise<ApiError> {
 function expire(): ApiError {
   clearSession();
   expiredListener?.();
-  return new ApiError(401, 'session_expired', SESSION_EXPIRED);
+  return new ApiError(401, 'session_expired', SESSION_EXPIRED());
 }
 
 export function sessionFromLogin(body: LoginResponse): Session {

@@ -21,3 +21,6 @@ export type Resource = Schemas['Resource'];
 export type AnalyzedResource = Schemas['AnalyzedResource'];
 export type TagSuggestion = Schemas['TagSuggestion'];
 export type BackupEntry = Schemas['BackupEntry'];
+export type AdminItem = Schemas['AdminItem'];
+export type BackupInfo = GetResult<'/api/admin/backups/info'>;
+export type SignedInSession = Schemas['Session'];

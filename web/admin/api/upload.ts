@@ -1,10 +1,11 @@
+import { t } from '../i18n.ts';
 import { ApiError, freshAccessToken, SESSION_EXPIRED } from './client.ts';
 
 /** Upload progress: bytes sent so far out of total. */
 export type Progress = (sent: number, total: number) => void;
 
 function parseError(xhr: XMLHttpRequest): ApiError {
-  let message = `${xhr.status} ${xhr.statusText}`.trim() || 'The upload failed';
+  let message = `${xhr.status} ${xhr.statusText}`.trim() || t('upload.failed');
   let code = 'http_error';
   try {
     const body = JSON.parse(xhr.responseText) as { message?: unknown; code?: unknown };
@@ -34,18 +35,18 @@ export async function uploadForm<T>(
       if (event.lengthComputable) onProgress(event.loaded, event.total);
     });
     xhr.addEventListener('load', () => {
-      if (xhr.status === 401) return reject(new ApiError(401, 'unauthorized', SESSION_EXPIRED));
+      if (xhr.status === 401) return reject(new ApiError(401, 'unauthorized', SESSION_EXPIRED()));
       if (xhr.status < 200 || xhr.status >= 300) return reject(parseError(xhr));
       try {
         resolve((xhr.responseText ? JSON.parse(xhr.responseText) : undefined) as T);
       } catch {
-        reject(new ApiError(xhr.status, 'http_error', 'The server sent an unreadable answer'));
+        reject(new ApiError(xhr.status, 'http_error', t('upload.unreadable')));
       }
     });
     xhr.addEventListener('error', () =>
-      reject(new ApiError(0, 'network', 'The upload failed: the server could not be reached')),
+      reject(new ApiError(0, 'network', t('upload.unreachable'))),
     );
-    xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', 'Upload cancelled')));
+    xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', t('upload.cancelled'))));
     xhr.send(form);
   });
 }

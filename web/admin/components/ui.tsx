@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 
 /** An error from the server, announced to screen readers. */
 export function ErrorMessage({ message }: { message: string | null }) {
@@ -34,34 +35,48 @@ export function BusyButton(props: {
   );
 }
 
-/** Two-step destructive action: the first press asks, the second does it. */
+/**
+ * Two-step destructive action: the first press asks (the question says what will be lost), the
+ * second does it. With `ask: false` the first press acts at once (nothing is lost).
+ */
 export function ConfirmButton(props: {
   label: string;
   question: string;
+  confirmLabel?: string;
   busy: boolean;
+  disabled?: boolean;
+  ask?: boolean;
+  class?: string;
   onConfirm: () => void;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
-        {props.label}
-      </button>
+      <BusyButton
+        class={props.class ?? 'danger'}
+        busy={props.busy}
+        disabled={props.disabled}
+        label={props.label}
+        onClick={() => (props.ask === false ? props.onConfirm() : setAsking(true))}
+      />
     );
   }
   return (
-    <span class="confirm" role="group" aria-label={props.question}>
-      <span>{props.question}</span>
+    <div class="confirm" role="group" aria-label={props.question}>
+      <p class="confirm-question">{props.question}</p>
       <BusyButton
         class="danger"
         busy={props.busy}
-        label={`Yes, ${props.label.toLowerCase()}`}
-        onClick={props.onConfirm}
+        label={props.confirmLabel ?? t('common.yes', { action: props.label.toLowerCase() })}
+        onClick={() => {
+          props.onConfirm();
+          setAsking(false);
+        }}
       />
       <button type="button" onClick={() => setAsking(false)} autoFocus>
-        Cancel
+        {t('common.cancel')}
       </button>
-    </span>
+    </div>
   );
 }
 
@@ -92,7 +107,7 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
 export function Loading() {
   return (
     <p class="muted" role="status">
-      Loading…
+      {t('common.loading')}
     </p>
   );
 }

@@ -1,18 +1,24 @@
 import { useState } from 'preact/hooks';
+import { api } from '../api/client.ts';
 import type { AnalyzedResource, Resource, TagSuggestion } from '../api/types.ts';
 import { uploadForm } from '../api/upload.ts';
 import { BusyButton, ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
 import { errorMessage } from '../format.ts';
+import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
+import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
 import { ReviewForm } from './ReviewForm.tsx';
 
 const ANALYZE_ACCEPT = '.pdf,.epub,.png,.jpg,.jpeg,.webp,.gif,.zip,.7z';
+const ARCHIVE = /\.(zip|7z)$/i;
 
 interface Pending {
   key: number;
   analyzed: AnalyzedResource;
+  source: string | null;
 }
 
-/** Choose files → analyze each (upload progress) → one review form per file found. */
+/** Choose files → analyze each (upload progress) → one review form per file found, or add all. */
 export function AnalyzeUpload(props: {
   suggestions: TagSuggestion[];
   onConfirmed: (resource: Resource) => void;
@@ -23,6 +29,7 @@ export function AnalyzeUpload(props: {
   const [notes, setNotes] = useState<string[]>([]);
   const [pending, setPending] = useState<Pending[]>([]);
   const [confirmed, setConfirmed] = useState<string | null>(null);
+  const addAll = useAction();
 
   const analyze = async (event: Event) => {
     event.preventDefault();
@@ -31,6 +38,10 @@ export function AnalyzeUpload(props: {
     setConfirmed(null);
     let key = Date.now();
     for (const file of files) {
+      if (file.size > MAX_UPLOAD_BYTES) {
+        setErrors((e) => [...e, tooLarge(file)]);
+        continue;
+      }
       setProgress({ name: file.name, value: 0 });
       const form = new FormData();
       form.append('file', file, file.name);
@@ -40,13 +51,15 @@ export function AnalyzeUpload(props: {
           form,
           (sent, total) => setProgress({ name: file.name, value: sent / total }),
         );
-        if (found.length === 0) setNotes((n) => [...n, `${file.name}: no supported file found.`]);
+        if (found.length === 0)
+          setNotes((n) => [...n, t('resources.noneFound', { name: file.name })]);
         // the server keeps one staged file per name: a newer analysis replaces the older one,
         // so an older form for the same name would confirm the newer file with the old metadata
         const names = new Set(found.map((analyzed) => analyzed.filename));
+        const source = ARCHIVE.test(file.name) ? file.name : null;
         setPending((p) => [
           ...p.filter((x) => !names.has(x.analyzed.filename)),
-          ...found.map((analyzed) => ({ key: key++, analyzed })),
+          ...found.map((analyzed) => ({ key: key++, analyzed, source })),
         ]);
       } catch (err) {
         setErrors((e) => [...e, `${file.name}: ${errorMessage(err)}`]);
@@ -59,13 +72,40 @@ export function AnalyzeUpload(props: {
 
   const drop = (key: number) => setPending((p) => p.filter((x) => x.key !== key));
 
+  /** Confirms every waiting file with the metadata the analysis found, one after another. */
+  const confirmAll = async () => {
+    const waiting = [...pending];
+    let added = 0;
+    await addAll.run(async () => {
+      for (const { key, analyzed: a } of waiting) {
+        const stored = await api<Resource>('POST', '/api/admin/resources/confirm', {
+          filename: a.filename,
+          fileFormat: a.fileFormat,
+          mimeType: a.mimeType,
+          fileSize: a.fileSize,
+          title: a.title,
+          description: a.description,
+          author: a.author,
+          tags: a.tags,
+          language: a.language,
+          edition: a.edition,
+          releaseDate: a.releaseDate,
+        });
+        added += 1;
+        drop(key);
+        props.onConfirmed(stored);
+      }
+    });
+    if (added > 0) setConfirmed(t('resources.addedAll', { count: added }));
+  };
+
   return (
     <div class="analyze">
       <form class="inline-form" onSubmit={(e) => void analyze(e)}>
         <Field
-          label="Files to analyze"
+          label={t('resources.filesToAnalyze')}
           id="analyze-files"
-          hint="PDF, EPUB, images, ZIP or 7z; up to 25 MB each"
+          hint={t('resources.analyzeHint')}
         >
           <input
             id="analyze-files"
@@ -81,14 +121,21 @@ export function AnalyzeUpload(props: {
           class="primary"
           busy={progress !== null}
           disabled={files.length === 0}
-          label="Analyze"
-          busyLabel="Analyzing…"
+          label={t('resources.analyze')}
+          busyLabel={t('resources.analyzing')}
         />
       </form>
-      {progress && <ProgressBar value={progress.value} label={`Uploading ${progress.name}`} />}
+      {progress && (
+        <ProgressBar
+          value={progress.value}
+          label={t('resources.uploadingName', { name: progress.name })}
+        />
+      )}
       {progress && (
         <p class="muted" role="status">
-          {progress.value < 1 ? `Uploading ${progress.name}…` : `Reading ${progress.name}…`}
+          {progress.value < 1
+            ? t('resources.uploadingName', { name: progress.name })
+            : t('resources.reading', { name: progress.name })}
         </p>
       )}
       {errors.map((e) => (
@@ -101,19 +148,32 @@ export function AnalyzeUpload(props: {
       ))}
       {confirmed && (
         <p class="success" role="status">
-          “{confirmed}” was added to the catalog.
+          {confirmed}
         </p>
       )}
-      {pending.map(({ key, analyzed }) => (
+      {pending.length > 1 && (
+        <div class="add-all">
+          <BusyButton
+            class="primary"
+            busy={addAll.busy}
+            label={t('resources.addAll', { count: pending.length })}
+            busyLabel={t('resources.adding')}
+            onClick={() => void confirmAll()}
+          />
+          <ErrorMessage message={addAll.error} />
+        </div>
+      )}
+      {pending.map(({ key, analyzed, source }) => (
         <ReviewForm
           key={key}
           index={key}
           analyzed={analyzed}
+          source={source}
           suggestions={props.suggestions}
           onDiscard={() => drop(key)}
           onConfirmed={(resource) => {
             drop(key);
-            setConfirmed(resource.title);
+            setConfirmed(t('resources.added', { title: resource.title }));
             props.onConfirmed(resource);
           }}
         />

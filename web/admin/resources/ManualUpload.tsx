@@ -4,6 +4,8 @@ import { uploadForm } from '../api/upload.ts';
 import { BusyButton, ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
 import { useAction } from '../hooks.ts';
 import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
+import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
+import { t } from '../i18n.ts';
 
 const EMPTY: Metadata = {
   title: '',
@@ -30,6 +32,10 @@ export function ManualUpload(props: {
     event.preventDefault();
     if (!file) return;
     setDone(null);
+    if (file.size > MAX_UPLOAD_BYTES) {
+      await action.run(() => Promise.reject(new Error(tooLarge(file))));
+      return;
+    }
     setProgress(0);
     const form = new FormData();
     const metadata = {
@@ -62,8 +68,8 @@ export function ManualUpload(props: {
   };
 
   return (
-    <form class="manual" onSubmit={(e) => void submit(e)} aria-label="Manual upload">
-      <Field label="File" id="manual-file" hint="EPUB, PDF, ZIP or 7z; up to 25 MB">
+    <form class="manual" onSubmit={(e) => void submit(e)} aria-label={t('resources.modeManual')}>
+      <Field label={t('resources.file')} id="manual-file" hint={t('resources.manualHint')}>
         <input
           id="manual-file"
           type="file"
@@ -79,19 +85,19 @@ export function ManualUpload(props: {
         suggestions={props.suggestions}
         onChange={setMeta}
       />
-      {action.busy && <ProgressBar value={progress} label="Upload progress" />}
+      {action.busy && <ProgressBar value={progress} label={t('resources.progress')} />}
       <ErrorMessage message={action.error} />
       {done && (
         <p class="success" role="status">
-          “{done}” was uploaded.
+          {t('resources.uploaded', { title: done })}
         </p>
       )}
       <BusyButton
         type="submit"
         class="primary"
         busy={action.busy}
-        label="Upload"
-        busyLabel="Uploading…"
+        label={t('resources.upload')}
+        busyLabel={t('resources.uploading')}
       />
     </form>
   );

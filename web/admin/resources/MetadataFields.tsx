@@ -2,6 +2,7 @@ import type { TagSuggestion } from '../api/types.ts';
 import { Field } from '../components/ui.tsx';
 import { Markdown } from './Markdown.tsx';
 import { TagInput } from './TagInput.tsx';
+import { t } from '../i18n.ts';
 
 /** The metadata an admin reviews or types in before a file joins the catalog. */
 export interface Metadata {
@@ -51,12 +52,12 @@ export function MetadataFields(props: {
 
   return (
     <div class="metadata">
-      {text('title', 'Title', { required: true, maxLength: 300 })}
+      {text('title', t('meta.title'), { required: true, maxLength: 300 })}
       <div class="row">
-        {text('author', 'Author', { maxLength: 300 })}
-        {text('language', 'Language', { maxLength: 8, placeholder: 'de, en …', size: 6 })}
-        {text('edition', 'Edition', { maxLength: 100 })}
-        <Field label="Release date" id={`${p}-releaseDate`}>
+        {text('author', t('meta.author'), { maxLength: 300 })}
+        {text('language', t('meta.language'), { maxLength: 8, placeholder: 'de, en …', size: 6 })}
+        {text('edition', t('meta.edition'), { maxLength: 100 })}
+        <Field label={t('meta.releaseDate')} id={`${p}-releaseDate`}>
           <input
             id={`${p}-releaseDate`}
             type="date"
@@ -65,7 +66,7 @@ export function MetadataFields(props: {
           />
         </Field>
       </div>
-      <Field label="Tags" id={`${p}-tags`}>
+      <Field label={t('meta.tags')} id={`${p}-tags`}>
         <TagInput
           id={`${p}-tags`}
           tags={value.tags}
@@ -75,9 +76,9 @@ export function MetadataFields(props: {
       </Field>
       <div class="description">
         <Field
-          label="Description (Markdown)"
+          label={t('meta.description')}
           id={`${p}-description`}
-          hint={`${value.description.length} / ${DESCRIPTION_LIMIT} characters`}
+          hint={t('meta.characters', { used: value.description.length, max: DESCRIPTION_LIMIT })}
         >
           <textarea
             id={`${p}-description`}
@@ -88,12 +89,12 @@ export function MetadataFields(props: {
             onInput={(e) => set({ description: e.currentTarget.value })}
           />
         </Field>
-        <div class="preview" aria-label="Description preview">
-          <span class="preview-label">Preview</span>
+        <div class="preview" aria-label={t('meta.previewLabel')}>
+          <span class="preview-label">{t('meta.preview')}</span>
           {value.description.trim() ? (
             <Markdown text={value.description} />
           ) : (
-            <p class="muted">No description.</p>
+            <p class="muted">{t('meta.noDescription')}</p>
           )}
         </div>
       </div>

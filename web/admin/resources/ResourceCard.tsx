@@ -1,17 +1,36 @@
 import { useState } from 'preact/hooks';
 import { api, downloadWithToken } from '../api/client.ts';
-import type { Resource } from '../api/types.ts';
-import { ConfirmButton, ErrorMessage } from '../components/ui.tsx';
+import type { Resource, TagSuggestion } from '../api/types.ts';
+import { BusyButton, ConfirmButton, ErrorMessage } from '../components/ui.tsx';
 import { errorMessage, formatBytes, formatDate } from '../format.ts';
 import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { Markdown } from './Markdown.tsx';
+import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
 
-/** One catalog entry: facts, tags, description (rendered safely), download and delete. */
-export function ResourceCard(props: { resource: Resource; onDeleted: () => void }) {
+const toMetadata = (r: Resource): Metadata => ({
+  title: r.title,
+  description: r.description,
+  author: r.author ?? '',
+  tags: r.tags,
+  language: r.language ?? '',
+  edition: r.edition ?? '',
+  releaseDate: r.releaseDate ?? '',
+});
+
+/** One catalog entry: facts, tags, description (rendered safely), edit in place, download, delete. */
+export function ResourceCard(props: {
+  resource: Resource;
+  suggestions: TagSuggestion[];
+  onChanged: () => void;
+}) {
   const r = props.resource;
   const action = useAction();
+  const [editing, setEditing] = useState<Metadata | null>(null);
+  const [saved, setSaved] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const filename = `${r.title.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 120) || r.guid}.${r.fileFormat}`;
+  const url = `/api/admin/resources/${encodeURIComponent(r.guid)}`;
 
   const download = () => {
     setDownloadError(null);
@@ -20,12 +39,49 @@ export function ResourceCard(props: { resource: Resource; onDeleted: () => void 
     );
   };
   const remove = async () => {
-    if (
-      await action.run(() => api('DELETE', `/api/admin/resources/${encodeURIComponent(r.guid)}`))
-    ) {
-      props.onDeleted();
+    if (await action.run(() => api('DELETE', url))) props.onChanged();
+  };
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (!editing) return;
+    const body = toWire(editing);
+    if (await action.run(() => api<Resource>('PATCH', url, body))) {
+      setEditing(null);
+      setSaved(true);
+      props.onChanged();
     }
   };
+
+  if (editing) {
+    return (
+      <li class="card resource editing" data-guid={r.guid}>
+        <form
+          onSubmit={(e) => void save(e)}
+          aria-label={t('resources.editing', { title: r.title })}
+        >
+          <MetadataFields
+            idPrefix={`edit-${r.guid}`}
+            value={editing}
+            suggestions={props.suggestions}
+            onChange={setEditing}
+          />
+          <ErrorMessage message={action.error} />
+          <div class="actions">
+            <BusyButton
+              type="submit"
+              class="primary"
+              busy={action.busy}
+              label={t('common.save')}
+              busyLabel={t('common.saving')}
+            />
+            <button type="button" onClick={() => setEditing(null)}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        </form>
+      </li>
+    );
+  }
 
   return (
     <li class="card resource" data-guid={r.guid}>
@@ -37,29 +93,48 @@ export function ResourceCard(props: { resource: Resource; onDeleted: () => void 
         {[r.author, r.edition, r.language, r.releaseDate, formatBytes(r.fileSize)]
           .filter(Boolean)
           .join(' · ')}
-        {' · added '}
-        {formatDate(r.createdAt)}
+        {' · '}
+        {t('resources.addedOn', { date: formatDate(r.createdAt) })}
       </p>
       {r.tags.length > 0 && (
-        <ul class="chips" aria-label="Tags">
-          {r.tags.map((t) => (
-            <li key={t}>{t}</li>
+        <ul class="chips" aria-label={t('meta.tags')}>
+          {r.tags.map((tag) => (
+            <li key={tag}>{tag}</li>
           ))}
         </ul>
       )}
       {r.description.trim() && (
         <details>
-          <summary>Description</summary>
+          <summary>{t('meta.descriptionShort')}</summary>
           <Markdown text={r.description} />
         </details>
       )}
+      {saved && (
+        <p class="success" role="status">
+          {t('resources.saved')}
+        </p>
+      )}
       <div class="actions">
-        <button type="button" onClick={download} aria-label={`Download ${r.title}`}>
-          Download
+        <button
+          type="button"
+          onClick={() => {
+            setSaved(false);
+            setEditing(toMetadata(r));
+          }}
+          aria-label={t('resources.editName', { title: r.title })}
+        >
+          {t('resources.edit')}
+        </button>
+        <button
+          type="button"
+          onClick={download}
+          aria-label={t('resources.downloadName', { title: r.title })}
+        >
+          {t('resources.download')}
         </button>
         <ConfirmButton
-          label="Delete"
-          question={`Delete “${r.title}”?`}
+          label={t('resources.delete')}
+          question={t('resources.deleteQuestion', { title: r.title })}
           busy={action.busy}
           onConfirm={() => void remove()}
         />

@@ -6,6 +6,7 @@ import { useLoad } from '../hooks.ts';
 import { AnalyzeUpload } from './AnalyzeUpload.tsx';
 import { ManualUpload } from './ManualUpload.tsx';
 import { ResourceCard } from './ResourceCard.tsx';
+import { t } from '../i18n.ts';
 
 /** The resource catalog: upload (analyzed or manual), search, tag filter, download, delete. */
 export function ResourcesTab() {
@@ -33,12 +34,13 @@ export function ResourcesTab() {
     (a, b) => b.count - a.count || a.tag.localeCompare(b.tag),
   );
   const resources = list.data ?? [];
+  const filtered = Boolean(debounced || tag);
 
   return (
     <div class="resources">
       <section class="card upload" aria-labelledby="upload-title">
-        <h2 id="upload-title">Add resources</h2>
-        <div class="segmented" role="radiogroup" aria-label="How to add">
+        <h2 id="upload-title">{t('resources.add')}</h2>
+        <div class="segmented" role="radiogroup" aria-label={t('resources.howToAdd')}>
           <label>
             <input
               type="radio"
@@ -46,7 +48,7 @@ export function ResourcesTab() {
               checked={mode === 'analyze'}
               onChange={() => setMode('analyze')}
             />
-            Analyze files (metadata extracted)
+            {t('resources.modeAnalyze')}
           </label>
           <label>
             <input
@@ -55,7 +57,7 @@ export function ResourcesTab() {
               checked={mode === 'manual'}
               onChange={() => setMode('manual')}
             />
-            Manual upload
+            {t('resources.modeManual')}
           </label>
         </div>
         {mode === 'analyze' ? (
@@ -66,21 +68,24 @@ export function ResourcesTab() {
       </section>
 
       <h2>
-        Catalog <span class="count">({resources.length})</span>
+        {t('resources.catalog')}{' '}
+        <span class="count">
+          {filtered ? t('resources.found', { count: resources.length }) : `(${resources.length})`}
+        </span>
       </h2>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Search" id="resource-search">
+        <Field label={t('resources.search')} id="resource-search">
           <input
             id="resource-search"
             type="search"
-            placeholder="title, author, description"
+            placeholder={t('resources.searchPlaceholder')}
             value={query}
             onInput={(e) => setQuery(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Tag" id="resource-tag">
+        <Field label={t('resources.tag')} id="resource-tag">
           <select id="resource-tag" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
-            <option value="">all tags</option>
+            <option value="">{t('resources.allTags')}</option>
             {suggestions.map((s) => (
               <option key={s.tag} value={s.tag}>
                 {s.tag} ({s.count})
@@ -92,11 +97,11 @@ export function ResourcesTab() {
       <ErrorMessage message={list.error ?? tags.error} />
       {list.loading && !list.data && <Loading />}
       {list.data && resources.length === 0 && (
-        <p class="muted">{debounced || tag ? 'Nothing matches.' : 'The catalog is empty.'}</p>
+        <p class="muted">{filtered ? t('common.noMatch') : t('resources.empty')}</p>
       )}
       <ul class="cards" aria-label="Resources">
         {resources.map((r) => (
-          <ResourceCard key={r.guid} resource={r} onDeleted={changed} />
+          <ResourceCard key={r.guid} resource={r} suggestions={suggestions} onChanged={changed} />
         ))}
       </ul>
     </div>

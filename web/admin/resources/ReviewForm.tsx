@@ -5,10 +5,13 @@ import { BusyButton, ErrorMessage } from '../components/ui.tsx';
 import { formatBytes } from '../format.ts';
 import { useAction } from '../hooks.ts';
 import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
+import { t } from '../i18n.ts';
 
 /** One analyzed file: extracted metadata to review, then confirm into the catalog. */
 export function ReviewForm(props: {
   analyzed: AnalyzedResource;
+  /** the archive this file was found in, when it came out of one */
+  source: string | null;
   index: number;
   suggestions: TagSuggestion[];
   onConfirmed: (resource: Resource) => void;
@@ -42,12 +45,19 @@ export function ReviewForm(props: {
   };
 
   return (
-    <form class="card review" onSubmit={(e) => void confirm(e)} aria-label={`Review ${a.filename}`}>
+    <form
+      class="card review"
+      onSubmit={(e) => void confirm(e)}
+      aria-label={t('resources.review', { name: a.filename })}
+    >
       <div class="card-head">
         <h3>{a.filename}</h3>
         <span class="badge">{a.fileFormat}</span>
         <span class="muted">{formatBytes(a.fileSize)}</span>
       </div>
+      {props.source && (
+        <p class="muted source">{t('resources.fromArchive', { archive: props.source })}</p>
+      )}
       {a.notes.map((note) => (
         <p class="notice" key={note}>
           {note}
@@ -65,11 +75,11 @@ export function ReviewForm(props: {
           type="submit"
           class="primary"
           busy={action.busy}
-          label="Add to catalog"
-          busyLabel="Adding…"
+          label={t('resources.addToCatalog')}
+          busyLabel={t('resources.adding')}
         />
         <button type="button" onClick={props.onDiscard}>
-          Discard
+          {t('resources.discard')}
         </button>
       </div>
     </form>

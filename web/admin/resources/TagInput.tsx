@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { TagSuggestion } from '../api/types.ts';
+import { t } from '../i18n.ts';
 
 /** Tags as removable chips, a text box (Enter or comma adds) and clickable suggestions. */
 export function TagInput(props: {
@@ -19,14 +20,14 @@ export function TagInput(props: {
 
   return (
     <div class="tag-input">
-      <ul class="chips" aria-label="Chosen tags">
+      <ul class="chips" aria-label={t('tags.chosen')}>
         {props.tags.map((tag) => (
           <li key={tag}>
             {tag}
             <button
               type="button"
               class="chip-remove"
-              aria-label={`Remove tag ${tag}`}
+              aria-label={t('tags.remove', { tag })}
               onClick={() => remove(tag)}
             >
               ×
@@ -38,7 +39,7 @@ export function TagInput(props: {
         id={props.id}
         value={draft}
         maxLength={50}
-        placeholder="add a tag, press Enter"
+        placeholder={t('tags.placeholder')}
         onInput={(e) => {
           const value = e.currentTarget.value;
           if (value.endsWith(',')) add(value.slice(0, -1));
@@ -53,7 +54,7 @@ export function TagInput(props: {
         onBlur={() => draft && add(draft)}
       />
       {unused.length > 0 && (
-        <div class="suggestions" role="group" aria-label="Suggested tags">
+        <div class="suggestions" role="group" aria-label={t('tags.suggested')}>
           {unused.map((s) => (
             <button type="button" class="suggestion" key={s.tag} onClick={() => add(s.tag)}>
               + {s.tag}

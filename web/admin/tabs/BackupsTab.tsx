@@ -1,26 +1,42 @@
 import { useState } from 'preact/hooks';
 import { api, downloadWithToken } from '../api/client.ts';
-import type { BackupEntry } from '../api/types.ts';
-import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
+import type { BackupEntry, BackupInfo } from '../api/types.ts';
+import { BusyButton, ConfirmButton, ErrorMessage, Loading } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { errorMessage, formatBytes, formatDateTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
+import { t } from '../i18n.ts';
 
-/** Backups: newest first, create one now, download. */
+function interval(seconds: number): string {
+  if (seconds === 0) return t('backups.noSchedule');
+  if (seconds % 86400 === 0) return t('backups.everyDays', { count: seconds / 86400 });
+  if (seconds % 3600 === 0) return t('backups.everyHours', { count: seconds / 3600 });
+  return t('backups.everyMinutes', { count: Math.round(seconds / 60) });
+}
+
+/** Backups: where and how often, newest first, create one now, download, delete; how to restore. */
 export function BackupsTab() {
-  const list = useLoad(() => api<BackupEntry[]>('GET', '/api/admin/backups'), []);
+  const feedback = useFeedback();
+  const list = useLoad(
+    () =>
+      Promise.all([
+        api<BackupEntry[]>('GET', '/api/admin/backups'),
+        api<BackupInfo>('GET', '/api/admin/backups/info'),
+      ]),
+    [feedback.revision],
+  );
   const create = useAction();
-  const [created, setCreated] = useState<string | null>(null);
+  const remove = useAction();
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const backups = [...(list.data ?? [])].sort((a, b) => b.createdAt - a.createdAt);
+  const [entries, info] = list.data ?? [[], null];
+  const backups = [...entries].sort((a, b) => b.createdAt - a.createdAt);
 
   const createNow = async () => {
-    setCreated(null);
     let entry: BackupEntry | null = null;
     const ok = await create.run(async () => {
       entry = await api<BackupEntry>('POST', '/api/admin/backups');
     });
-    if (ok && entry) setCreated((entry as BackupEntry).name);
-    list.reload();
+    if (ok && entry) feedback.changed(t('backups.written', { name: (entry as BackupEntry).name }));
   };
 
   const download = (name: string) => {
@@ -30,44 +46,74 @@ export function BackupsTab() {
     );
   };
 
+  const del = async (name: string) => {
+    const ok = await remove.run(() =>
+      api('DELETE', `/api/admin/backups/${encodeURIComponent(name)}`),
+    );
+    if (ok) feedback.changed(t('backups.deleted', { name }));
+  };
+
   return (
     <div class="backups">
       <div class="section-head">
         <h2>
-          Backups <span class="count">({backups.length})</span>
+          {t('backups.title')} <span class="count">({backups.length})</span>
         </h2>
         <BusyButton
           class="primary"
           busy={create.busy}
-          label="Create a backup now"
-          busyLabel="Writing backup…"
+          label={t('backups.createNow')}
+          busyLabel={t('backups.writing')}
           onClick={() => void createNow()}
         />
       </div>
-      <ErrorMessage message={create.error ?? list.error ?? downloadError} />
-      {created && (
-        <p class="success" role="status">
-          Backup {created} written.
-        </p>
+      {info && (
+        <dl class="facts backup-info">
+          <dt>{t('backups.location')}</dt>
+          <dd>
+            <code>{info.directory}</code>
+          </dd>
+          <dt>{t('backups.schedule')}</dt>
+          <dd>{interval(info.intervalSeconds)}</dd>
+          <dt>{t('backups.retention')}</dt>
+          <dd>{t('backups.keeps', { count: info.keep })}</dd>
+        </dl>
       )}
+      <p class="notice">{t('backups.notIncluded')}</p>
+      <details class="restore-hint">
+        <summary>{t('backups.restoreTitle')}</summary>
+        <p>{t('backups.restoreText')}</p>
+        <pre>
+          <code>npx larder restore {info?.directory ?? '/backups'}/larder-….sql.gz</code>
+        </pre>
+      </details>
+      <ErrorMessage message={create.error ?? remove.error ?? list.error ?? downloadError} />
       {list.loading && !list.data && <Loading />}
-      {list.data && backups.length === 0 && <p class="muted">No backups yet.</p>}
-      <ul class="cards compact" aria-label="Backups">
+      {list.data && backups.length === 0 && <p class="muted">{t('backups.none')}</p>}
+      <ul class="rows" aria-label={t('backups.title')}>
         {backups.map((b) => (
-          <li class="card backup" key={b.name}>
+          <li class="row backup" key={b.name} data-name={b.name}>
             <div>
               <strong class="name">{b.name}</strong>
               <p class="muted">
                 {formatDateTime(b.createdAt)} · {formatBytes(b.sizeBytes)}
               </p>
             </div>
-            <button
-              type="button"
-              onClick={() => download(b.name)}
-              aria-label={`Download ${b.name}`}
-            >
-              Download
-            </button>
+            <div class="actions">
+              <button
+                type="button"
+                onClick={() => download(b.name)}
+                aria-label={t('backups.downloadName', { name: b.name })}
+              >
+                {t('backups.download')}
+              </button>
+              <ConfirmButton
+                label={t('backups.delete')}
+                question={t('backups.deleteQuestion', { name: b.name })}
+                busy={remove.busy}
+                onConfirm={() => void del(b.name)}
+              />
+            </div>
           </li>
         ))}
       </ul>

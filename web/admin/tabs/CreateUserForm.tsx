@@ -1,24 +1,24 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import { BusyButton, ErrorMessage, Field } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
 
 /** Creates a user; the server gives them a new inventory of their own. */
-export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
+export function CreateUserForm() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [created, setCreated] = useState<string | null>(null);
+  const feedback = useFeedback();
   const action = useAction();
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setCreated(null);
     const ok = await action.run(() => api('POST', '/api/admin/users', { username, password }));
     if (ok) {
-      setCreated(username);
+      feedback.changed(t('users.createdMessage', { name: username }));
       setUsername('');
       setPassword('');
-      onCreated();
     }
   };
 
@@ -28,9 +28,9 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
       onSubmit={(e) => void submit(e)}
       aria-labelledby="create-user-title"
     >
-      <h2 id="create-user-title">Create a user</h2>
+      <h2 id="create-user-title">{t('users.create')}</h2>
       <div class="row">
-        <Field label="Username" id="new-username" hint="3–32 letters, digits, . _ -">
+        <Field label={t('login.username')} id="new-username" hint={t('users.usernameHint')}>
           <input
             id="new-username"
             required
@@ -43,7 +43,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
             onInput={(e) => setUsername(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Password" id="new-password" hint="at least 8 characters">
+        <Field label={t('login.password')} id="new-password" hint={t('users.passwordRule')}>
           <input
             id="new-password"
             type="password"
@@ -59,16 +59,11 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           type="submit"
           class="primary"
           busy={action.busy}
-          label="Create user"
-          busyLabel="Creating…"
+          label={t('users.createButton')}
+          busyLabel={t('users.creating')}
         />
       </div>
       <ErrorMessage message={action.error} />
-      {created && (
-        <p class="success" role="status">
-          User {created} created with an inventory of their own.
-        </p>
-      )}
     </form>
   );
 }

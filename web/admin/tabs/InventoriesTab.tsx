@@ -1,39 +1,42 @@
 import { api } from '../api/client.ts';
-import type { InventoryStats, InventoryView } from '../api/types.ts';
+import type { InventoryStats, InventoryView, Totals } from '../api/types.ts';
 import { ErrorMessage, Loading } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { useLoad } from '../hooks.ts';
+import { t } from '../i18n.ts';
+import { StatsPanel } from '../StatsPanel.tsx';
 import { InventoryCard } from './InventoryCard.tsx';
 
-/** Inventories: members, statistics, rename. */
-export function InventoriesTab(props: { revision: number; onChanged: () => void }) {
+/** Inventories: statistics, members, rename, the items of each (read-only). */
+export function InventoriesTab() {
+  const { revision } = useFeedback();
   const data = useLoad(
     () =>
       Promise.all([
         api<InventoryView[]>('GET', '/api/admin/inventories'),
         api<InventoryStats[]>('GET', '/api/admin/stats/inventories'),
+        api<Totals>('GET', '/api/admin/stats'),
       ]),
-    [props.revision],
+    [revision],
   );
-  const [inventories, stats] = data.data ?? [[], []];
+  const [inventories, stats, totals] = data.data ?? [[], [], null];
+  const members = new Map(inventories.map((i) => [i.inventoryId, i.users]));
 
   return (
     <div class="inventories">
+      <StatsPanel totals={totals} perInventory={stats} members={members} error={null} />
       <h2>
-        Inventories <span class="count">({inventories.length})</span>
+        {t('inventories.title')} <span class="count">({inventories.length})</span>
       </h2>
-      <p class="muted">
-        Every user belongs to one inventory; users assigned to the same inventory see the same
-        items. Move users on the Users tab.
-      </p>
+      <p class="muted">{t('inventories.explain')}</p>
       <ErrorMessage message={data.error} />
       {data.loading && !data.data && <Loading />}
-      <ul class="cards" aria-label="Inventories">
+      <ul class="cards" aria-label={t('inventories.title')}>
         {inventories.map((inventory) => (
           <InventoryCard
             key={inventory.inventoryId}
             inventory={inventory}
             stats={stats.find((s) => s.inventoryId === inventory.inventoryId)}
-            onChanged={props.onChanged}
           />
         ))}
       </ul>

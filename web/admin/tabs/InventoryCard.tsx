@@ -2,73 +2,92 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { InventoryStats, InventoryView } from '../api/types.ts';
 import { BusyButton, ErrorMessage } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { formatDateTime, inventoryLabel } from '../format.ts';
 import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
+import { ItemsView } from './ItemsView.tsx';
 
-/** One inventory: its name (editable), members and statistics. */
+/** One inventory: its name (editable), members, statistics and its items on demand. */
 export function InventoryCard(props: {
   inventory: InventoryView;
   stats: InventoryStats | undefined;
-  onChanged: () => void;
 }) {
   const { inventory, stats } = props;
+  const feedback = useFeedback();
   const [name, setName] = useState(inventory.name);
+  const [showItems, setShowItems] = useState(false);
   const action = useAction();
   const inputId = `rename-${inventory.inventoryId}`;
+  const title = inventoryLabel(inventory.inventoryId, inventory.name, inventory.users);
 
   const rename = async (event: Event) => {
     event.preventDefault();
     const ok = await action.run(() =>
       api('PUT', `/api/admin/inventories/${inventory.inventoryId}`, { name: name.trim() }),
     );
-    if (ok) props.onChanged();
+    if (ok) feedback.changed(t('inventories.renamed', { name: name.trim() || title }));
   };
 
   return (
     <li class="card inventory" data-inventory-id={inventory.inventoryId}>
       <div class="card-head">
-        <h3>{inventoryLabel(inventory.inventoryId, inventory.name)}</h3>
+        <h3>{title}</h3>
       </div>
       <p class="muted id">
-        <span class="visually-hidden">Inventory id </span>
+        <span class="visually-hidden">{t('inventories.id')} </span>
         <code>{inventory.inventoryId}</code>
       </p>
-      <h4>Members</h4>
+      <h4>{t('inventories.members')}</h4>
       <ul class="members">
-        {inventory.users.length === 0 && <li class="muted">nobody</li>}
+        {inventory.users.length === 0 && <li class="muted">{t('inventory.nobody')}</li>}
         {inventory.users.map((u) => (
           <li key={u.username}>
             {u.username}
-            {u.isAdmin && <span class="badge">admin</span>}
+            {u.isAdmin && <span class="badge">{t('users.admin')}</span>}
           </li>
         ))}
       </ul>
       {stats && (
         <dl class="facts">
-          <dt>Items</dt>
+          <dt>{t('stats.items')}</dt>
           <dd>{stats.totalItems}</dd>
-          <dt>Locations</dt>
+          <dt>{t('stats.locations')}</dt>
           <dd>{stats.totalLocations}</dd>
-          <dt>Categories</dt>
+          <dt>{t('stats.categories')}</dt>
           <dd>{stats.totalCategories}</dd>
-          <dt>Changes (30 days)</dt>
+          <dt>{t('stats.changes')}</dt>
           <dd>{stats.recentTransactions}</dd>
-          <dt>Last change</dt>
+          <dt>{t('stats.lastChange')}</dt>
           <dd>{formatDateTime(stats.lastUpdated)}</dd>
         </dl>
       )}
       <form class="inline-form" onSubmit={(e) => void rename(e)}>
-        <label for={inputId}>Name</label>
+        <label for={inputId}>{t('inventories.name')}</label>
         <input
           id={inputId}
           maxLength={100}
-          placeholder="e.g. Smith household"
+          placeholder={t('inventories.namePlaceholder')}
           value={name}
           onInput={(e) => setName(e.currentTarget.value)}
         />
-        <BusyButton type="submit" busy={action.busy} label="Rename" busyLabel="Saving…" />
+        <BusyButton
+          type="submit"
+          busy={action.busy}
+          label={t('inventories.rename')}
+          busyLabel={t('common.saving')}
+        />
       </form>
       <ErrorMessage message={action.error} />
+      <button
+        type="button"
+        class="show-items"
+        aria-expanded={showItems}
+        onClick={() => setShowItems(!showItems)}
+      >
+        {showItems ? t('items.hide') : t('items.show', { count: stats?.totalItems ?? 0 })}
+      </button>
+      {showItems && <ItemsView inventoryId={inventory.inventoryId} title={title} />}
     </li>
   );
 }

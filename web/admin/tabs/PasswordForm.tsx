@@ -2,13 +2,17 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { User } from '../api/types.ts';
 import { BusyButton, ErrorMessage, Field } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
 
-/** Sets a new password; the user's existing sessions end at once. */
-export function PasswordForm(props: { user: User; onDone: () => void; onChanged: () => void }) {
+/** Sets another user's password; their existing sessions end at once. */
+export function PasswordForm(props: { user: User; onDone: () => void }) {
   const [password, setPassword] = useState('');
+  const feedback = useFeedback();
   const action = useAction();
   const id = `password-${props.user.id}`;
+  const name = props.user.username;
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -16,18 +20,14 @@ export function PasswordForm(props: { user: User; onDone: () => void; onChanged:
       api('PUT', `/api/admin/users/${props.user.id}`, { password }),
     );
     if (ok) {
-      props.onChanged();
       props.onDone();
+      feedback.changed(t('users.passwordChanged', { name }));
     }
   };
 
   return (
     <form class="inline-form" onSubmit={(e) => void submit(e)}>
-      <Field
-        label={`New password for ${props.user.username}`}
-        id={id}
-        hint="Their devices will have to sign in again."
-      >
+      <Field label={t('users.newPasswordFor', { name })} id={id} hint={t('users.passwordHint')}>
         <input
           id={id}
           type="password"
@@ -43,11 +43,11 @@ export function PasswordForm(props: { user: User; onDone: () => void; onChanged:
         type="submit"
         class="primary"
         busy={action.busy}
-        label="Save password"
-        busyLabel="Saving…"
+        label={t('users.savePassword')}
+        busyLabel={t('common.saving')}
       />
       <button type="button" onClick={props.onDone}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <ErrorMessage message={action.error} />
     </form>

@@ -1,105 +1,158 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
-import type { InventoryView, User } from '../api/types.ts';
+import type { InventoryStats, InventoryView, User } from '../api/types.ts';
 import { BusyButton, ConfirmButton, ErrorMessage } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { formatDate, inventoryLabel } from '../format.ts';
 import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { PasswordForm } from './PasswordForm.tsx';
 
-/** One user with their actions. */
-export function UserCard(props: {
+const label = (inv: InventoryView) => inventoryLabel(inv.inventoryId, inv.name, inv.users);
+
+/** An inventory in the Assign list: its label, and its members when the label is a name. */
+function optionText(inv: InventoryView): string {
+  const members = inv.users.map((u) => u.username).join(', ');
+  if (inv.name.trim()) return `${inv.name} — ${members || t('inventory.nobody')}`;
+  return inv.users.length ? label(inv) : `${label(inv)} — ${t('inventory.nobody')}`;
+}
+
+/** One user in the list; the actions open below it. */
+export function UserRow(props: {
   user: User;
   inventories: InventoryView[];
+  stats: InventoryStats[];
   isSelf: boolean;
-  onChanged: () => void;
 }) {
   const { user, inventories } = props;
+  const feedback = useFeedback();
   const action = useAction();
+  const [open, setOpen] = useState(false);
   const [target, setTarget] = useState('');
   const [changingPassword, setChangingPassword] = useState(false);
   const current = inventories.find((i) => i.inventoryId === user.inventoryId);
   const others = inventories.filter((i) => i.inventoryId !== user.inventoryId);
+  const alone = current !== undefined && current.users.length === 1;
+  const items = props.stats.find((s) => s.inventoryId === user.inventoryId)?.totalItems ?? 0;
+  const targetInventory = others.find((i) => i.inventoryId === target);
   const id = user.id;
+  const name = user.username;
 
-  const act = async (work: () => Promise<unknown>) => {
+  const act = async (work: () => Promise<unknown>, message: string) => {
     if (await action.run(work)) {
       setTarget('');
-      props.onChanged();
+      feedback.changed(message);
     }
   };
+  const losing = current
+    ? t('users.inventoryDeleted', { inventory: label(current), count: items })
+    : '';
 
   return (
-    <li class="card user" data-username={user.username}>
-      <div class="card-head">
-        <h3>{user.username}</h3>
-        {user.isAdmin && <span class="badge">admin</span>}
-        {props.isSelf && <span class="badge muted">you</span>}
-      </div>
-      <dl class="facts">
-        <dt>Created</dt>
-        <dd>{formatDate(user.createdAt)}</dd>
-        <dt>Inventory</dt>
-        <dd class="inventory">
-          {inventoryLabel(user.inventoryId, current?.name)}
-          {current && current.users.length > 1 && ` (shared by ${current.users.length})`}
-        </dd>
-      </dl>
-      <div class="assign">
-        <label for={`assign-${id}`} class="inline-label">
-          Assign to
-        </label>
-        <select
-          id={`assign-${id}`}
-          value={target}
-          onChange={(e) => setTarget(e.currentTarget.value)}
-        >
-          <option value="">choose an inventory…</option>
-          {others.map((inv) => (
-            <option value={inv.inventoryId} key={inv.inventoryId}>
-              {inventoryLabel(inv.inventoryId, inv.name)} —{' '}
-              {inv.users.map((u) => u.username).join(', ') || 'no users'}
-            </option>
-          ))}
-        </select>
-        <BusyButton
-          busy={action.busy}
-          disabled={!target}
-          label="Assign"
-          onClick={() =>
-            void act(() => api('PUT', `/api/admin/users/${id}/inventory`, { inventoryId: target }))
-          }
-        />
-      </div>
-      <div class="actions">
-        <BusyButton
-          busy={action.busy}
-          label="Detach into a new inventory"
-          onClick={() => void act(() => api('POST', `/api/admin/users/${id}/inventory/new`))}
-        />
+    <li class="row user" data-username={name}>
+      <div class="row-head">
+        <strong class="name">{name}</strong>
+        {user.isAdmin && <span class="badge">{t('users.admin')}</span>}
+        {props.isSelf && <span class="badge muted">{t('users.you')}</span>}
+        <span class="muted inventory">
+          {current ? label(current) : t('inventory.none')}
+          {current &&
+            current.users.length > 1 &&
+            ` · ${t('users.sharedBy', { count: current.users.length })}`}
+        </span>
+        <span class="muted created">
+          {t('users.created', { date: formatDate(user.createdAt) })}
+        </span>
         <button
           type="button"
-          aria-expanded={changingPassword}
-          onClick={() => setChangingPassword(!changingPassword)}
+          class="manage"
+          aria-expanded={open}
+          aria-label={t('users.manageUser', { name })}
+          onClick={() => setOpen(!open)}
         >
-          Change password
+          {t('users.manage')}
         </button>
-        {!props.isSelf && (
-          <ConfirmButton
-            label="Delete"
-            question={`Delete ${user.username} and their messages?`}
-            busy={action.busy}
-            onConfirm={() => void act(() => api('DELETE', `/api/admin/users/${id}`))}
-          />
-        )}
       </div>
-      {changingPassword && (
-        <PasswordForm
-          user={user}
-          onDone={() => setChangingPassword(false)}
-          onChanged={props.onChanged}
-        />
+      {open && (
+        <div class="row-body">
+          <div class="assign">
+            <label for={`assign-${id}`}>{t('users.assignTo')}</label>
+            <select
+              id={`assign-${id}`}
+              value={target}
+              onChange={(e) => setTarget(e.currentTarget.value)}
+            >
+              <option value="">{t('users.chooseInventory')}</option>
+              {others.map((inv) => (
+                <option value={inv.inventoryId} key={inv.inventoryId}>
+                  {optionText(inv)}
+                </option>
+              ))}
+            </select>
+            <ConfirmButton
+              class=""
+              label={t('users.assign')}
+              busy={action.busy}
+              disabled={!target}
+              ask={alone}
+              question={t('users.assignQuestion', { name, lost: losing })}
+              confirmLabel={t('users.assignConfirm')}
+              onConfirm={() =>
+                void act(
+                  () => api('PUT', `/api/admin/users/${id}/inventory`, { inventoryId: target }),
+                  t('users.assigned', {
+                    name,
+                    inventory: targetInventory ? label(targetInventory) : '',
+                  }),
+                )
+              }
+            />
+          </div>
+          <div class="actions">
+            {current && current.users.length > 1 && (
+              <BusyButton
+                busy={action.busy}
+                label={t('users.detach')}
+                onClick={() =>
+                  void act(
+                    () => api('POST', `/api/admin/users/${id}/inventory/new`),
+                    t('users.detached', { name }),
+                  )
+                }
+              />
+            )}
+            <button
+              type="button"
+              aria-expanded={changingPassword}
+              onClick={() => setChangingPassword(!changingPassword)}
+            >
+              {t('users.changePassword')}
+            </button>
+            {!props.isSelf && (
+              <ConfirmButton
+                label={t('users.delete')}
+                question={
+                  alone
+                    ? t('users.deleteQuestionAlone', { name, lost: losing })
+                    : t('users.deleteQuestion', { name })
+                }
+                confirmLabel={t('users.deleteConfirm')}
+                busy={action.busy}
+                onConfirm={() =>
+                  void act(
+                    () => api('DELETE', `/api/admin/users/${id}`),
+                    t('users.deleted', { name }),
+                  )
+                }
+              />
+            )}
+          </div>
+          {changingPassword && (
+            <PasswordForm user={user} onDone={() => setChangingPassword(false)} />
+          )}
+          <ErrorMessage message={action.error} />
+        </div>
       )}
-      <ErrorMessage message={action.error} />
     </li>
   );
 }

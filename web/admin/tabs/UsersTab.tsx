@@ -1,39 +1,66 @@
+import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
-import type { InventoryView, User } from '../api/types.ts';
-import { ErrorMessage, Loading } from '../components/ui.tsx';
+import type { InventoryStats, InventoryView, User } from '../api/types.ts';
+import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
 import { useLoad } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { CreateUserForm } from './CreateUserForm.tsx';
-import { UserCard } from './UserCard.tsx';
+import { UserRow } from './UserCard.tsx';
 
-/** Users: list, create, change password, delete, assign to an inventory, detach. */
-export function UsersTab(props: { revision: number; onChanged: () => void; selfId: string }) {
+/** Users: a searchable list; create, change password, delete, assign to an inventory, detach. */
+export function UsersTab(props: { selfId: string }) {
+  const { revision } = useFeedback();
+  const [query, setQuery] = useState('');
   const data = useLoad(
     () =>
       Promise.all([
         api<User[]>('GET', '/api/admin/users'),
         api<InventoryView[]>('GET', '/api/admin/inventories'),
+        api<InventoryStats[]>('GET', '/api/admin/stats/inventories'),
       ]),
-    [props.revision],
+    [revision],
   );
-  const [users, inventories] = data.data ?? [[], []];
-  const sorted = [...users].sort((a, b) => a.username.localeCompare(b.username));
+  const [users, inventories, stats] = data.data ?? [[], [], []];
+  const needle = query.trim().toLowerCase();
+  const shown = [...users]
+    .sort((a, b) => a.username.localeCompare(b.username))
+    .filter((u) => !needle || u.username.toLowerCase().includes(needle));
 
   return (
     <div class="users">
-      <CreateUserForm onCreated={props.onChanged} />
-      <h2>
-        Users <span class="count">({users.length})</span>
-      </h2>
+      <CreateUserForm />
+      <div class="section-head">
+        <h2>
+          {t('users.title')}{' '}
+          <span class="count">
+            {needle
+              ? t('common.matchesOf', { shown: shown.length, total: users.length })
+              : `(${users.length})`}
+          </span>
+        </h2>
+        <form class="search" role="search" onSubmit={(e) => e.preventDefault()}>
+          <Field label={t('users.search')} id="user-search">
+            <input
+              id="user-search"
+              type="search"
+              value={query}
+              onInput={(e) => setQuery(e.currentTarget.value)}
+            />
+          </Field>
+        </form>
+      </div>
       <ErrorMessage message={data.error} />
       {data.loading && !data.data && <Loading />}
-      <ul class="cards" aria-label="Users">
-        {sorted.map((user) => (
-          <UserCard
+      {data.data && shown.length === 0 && <p class="muted">{t('common.noMatch')}</p>}
+      <ul class="rows" aria-label={t('users.title')}>
+        {shown.map((user) => (
+          <UserRow
             key={user.id}
             user={user}
             inventories={inventories}
+            stats={stats}
             isSelf={user.id === props.selfId}
-            onChanged={props.onChanged}
           />
         ))}
       </ul>

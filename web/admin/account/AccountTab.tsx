@@ -1,0 +1,14 @@
+import { ChangeOwnPassword } from './ChangeOwnPassword.tsx';
+import { Sessions } from './Sessions.tsx';
+import { t } from '../i18n.ts';
+
+/** The signed-in admin's own account: password and signed-in devices. */
+export function AccountTab() {
+  return (
+    <div class="account">
+      <h2>{t('account.title')}</h2>
+      <ChangeOwnPassword />
+      <Sessions />
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks';
+import { api, sessionFromLogin } from '../api/client.ts';
+import { saveSession } from '../api/session.ts';
+import type { LoginResponse } from '../api/types.ts';
+import { BusyButton, ErrorMessage, Field } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
+import { useAction } from '../hooks.ts';
+import { t } from '../i18n.ts';
+
+/**
+ * POST /api/auth/password: the server ends every other session and answers like a sign-in, so
+ * this tab keeps working with the fresh tokens instead of showing "session expired".
+ */
+export function ChangeOwnPassword() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const feedback = useFeedback();
+  const action = useAction();
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const ok = await action.run(async () => {
+      const body = await api<LoginResponse>('POST', '/api/auth/password', {
+        currentPassword: current,
+        newPassword: next,
+      });
+      saveSession(sessionFromLogin(body));
+    });
+    if (ok) {
+      setCurrent('');
+      setNext('');
+      feedback.changed(t('account.passwordChanged'));
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="own-password-title">
+      <h3 id="own-password-title">{t('account.changePassword')}</h3>
+      <div class="row">
+        <Field label={t('account.currentPassword')} id="own-current">
+          <input
+            id="own-current"
+            type="password"
+            required
+            autoComplete="current-password"
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
+        </Field>
+        <Field label={t('account.newPassword')} id="own-new" hint={t('users.passwordRule')}>
+          <input
+            id="own-new"
+            type="password"
+            required
+            minLength={8}
+            autoComplete="new-password"
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+          />
+        </Field>
+        <BusyButton
+          type="submit"
+          class="primary"
+          busy={action.busy}
+          label={t('account.savePassword')}
+          busyLabel={t('common.saving')}
+        />
+      </div>
+      <p class="muted">{t('account.passwordEffect')}</p>
+      <ErrorMessage message={action.error} />
+    </form>
+  );
+}
