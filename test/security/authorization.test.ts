@@ -18,6 +18,7 @@ const PUBLIC = [
   'POST /api/auth/refresh',
   'POST /api/auth/logout',
   'GET /',
+  'GET /favicon.ico',
   'GET /static/*',
   'GET /static/:file',
   'GET /admin',
