@@ -8,6 +8,16 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   compile, or wait on real time) and the browser tests under test/e2e/.
  */
 const SLOW = ['test/**/*.slow.test.ts', 'test/e2e/**/*.test.ts'];
+/**
+ * Slow files that assert how fast the server answers while it works (the event-loop watchdog:
+ * `/health` within 250 ms during a hostile upload, a 20,000-item write). They run last and one at
+ * a time, so no other test file competes with them for this machine's two cores.
+ */
+const TIMED = [
+  'test/resources/hostile.slow.test.ts',
+  'test/resources/analysis-queue.slow.test.ts',
+  'test/inventory/cap.slow.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -33,10 +43,20 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: SLOW,
+          exclude: [...configDefaults.exclude, ...TIMED],
           // these mostly wait for child processes, browsers and the clock: two files at a time
           // even on two cores; after the fast tier, which Vitest requires of a different count
           maxWorkers: Math.max(2, os.availableParallelism() - 1),
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timed',
+          include: TIMED,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
