@@ -81,5 +81,6 @@ describe('backup round trip from SQLite', () => {
         await back.close();
       }
     },
+    90_000, // two CLI restores, a backup and two apps: 30 s was too short on a busy machine
   );
 });
