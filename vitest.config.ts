@@ -10,13 +10,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const SLOW = ['test/**/*.slow.test.ts', 'test/e2e/**/*.test.ts'];
 /**
  * Slow files that assert how fast the server answers while it works (the event-loop watchdog:
- * `/health` within 250 ms during a hostile upload, a 20,000-item write). They run last and one at
- * a time, so no other test file competes with them for this machine's two cores.
+ * `/health` within 250 ms during a hostile upload, a 20,000-item write), and the soak, which
+ * loads both cores itself. They run last and one at a time, so no other test file competes with
+ * them for this machine's two cores.
  */
 const TIMED = [
   'test/resources/hostile.slow.test.ts',
   'test/resources/analysis-queue.slow.test.ts',
   'test/inventory/cap.slow.test.ts',
+  'test/soak.slow.test.ts',
 ];
 
 export default defineConfig({
