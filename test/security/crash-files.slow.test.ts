@@ -11,6 +11,8 @@ import {
   testEnvironment,
 } from '../helpers/app.js';
 import { http as call, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { runCli } from '../cli/run-cli.js';
+import { spawn } from 'node:child_process';
 
 /**
  * Crash safety of files (issue 13): the server is SIGKILLed mid-upload, mid-analysis and
@@ -234,24 +236,7 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
     const backupDir = env.LARDER_BACKUP_DIR!;
     server = await startServer(env);
     const token = await login(server.base);
-    const items = Array.from({ length: 3000 }, (_, i) => ({
-      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-      name: `item ${i} ${'x'.repeat(40)}`,
-      categoryId: 1,
-      quantity: i,
-      unit: 'kg',
-      unitPrice: 1,
-      locationId: 1,
-    }));
-    const put = await call(server.base, 'PUT', '/api/inventory', {
-      token,
-      body: {
-        items,
-        categories: [{ id: 1, name: 'c' }],
-        locations: [{ id: 1, name: 'l' }],
-        settings: {},
-      },
-    });
+    const put = await putItems(server.base, token, 3000);
     expect(put.status).toBe(200);
     let answered = 0;
     let stop = false;
@@ -293,4 +278,97 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
     await server.stop();
     server = null;
   }, 180_000);
+
+  it('a restore killed mid-way leaves the database wholly empty or wholly restored', async () => {
+    const source = testEnvironment(dialect);
+    envs.push(source);
+    server = await startServer(source);
+    const token = await login(server.base);
+    expect((await putItems(server.base, token, 3000)).status).toBe(200);
+    const backup = await call(server.base, 'POST', '/api/admin/backups', { token });
+    expect(backup.status).toBe(201);
+    await server.stop();
+    server = null;
+    const dump = path.join(source.LARDER_BACKUP_DIR!, backup.body.name as string);
+
+    // how long a whole restore takes here, to kill the next one about 80 % of the way
+    const reference = testEnvironment(dialect);
+    envs.push(reference);
+    const started = Date.now();
+    const whole = await runCli(reference, ['restore', dump]);
+    expect(whole.code, whole.stderr).toBe(0);
+    const restoreMs = Date.now() - started;
+
+    const target = testEnvironment(dialect);
+    envs.push(target);
+    const killedAfter = Math.round(restoreMs * 0.8);
+    const code = await killedRestore(target, dump, killedAfter);
+    expect(code).toBe('SIGKILL');
+
+    let found: string;
+    const second = await runCli(target, ['restore', dump]);
+    if (second.code === 0) {
+      found = 'wholly empty';
+    } else {
+      expect(second.stderr).toMatch(/the database is not empty/);
+      found = 'wholly restored';
+      expect(await itemCount(target)).toBe(3000);
+      const forced = await runCli(target, ['restore', dump, '--force']);
+      expect(forced.code, forced.stderr).toBe(0);
+    }
+    expect(await itemCount(target)).toBe(3000);
+    process.stdout.write(
+      `crash restore (${dialect}): whole restore ${restoreMs} ms, killed after ${killedAfter} ms, found ${found}; the second attempt worked\n`,
+    );
+  }, 240_000);
+
+  async function itemCount(env: Record<string, string>): Promise<number> {
+    server = await startServer(env);
+    const inventory = await call(server.base, 'GET', '/api/inventory', {
+      token: await login(server.base),
+    });
+    await server.stop();
+    server = null;
+    return (inventory.body.items as unknown[]).length;
+  }
 });
+
+function putItems(base: string, token: string, count: number) {
+  const items = Array.from({ length: count }, (_, i) => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    name: `item ${i} ${'x'.repeat(40)}`,
+    categoryId: 1,
+    quantity: i,
+    unit: 'kg',
+    unitPrice: 1,
+    locationId: 1,
+  }));
+  return call(base, 'PUT', '/api/inventory', {
+    token,
+    body: {
+      items,
+      categories: [{ id: 1, name: 'c' }],
+      locations: [{ id: 1, name: 'l' }],
+      settings: {},
+    },
+  });
+}
+
+/** `larder restore <file>` SIGKILLed after `afterMs`; resolves with the signal (or exit code). */
+function killedRestore(env: Record<string, string>, file: string, afterMs: number) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('LARDER_')),
+  );
+  const bin = path.resolve(import.meta.dirname, '../../bin/larder.mjs');
+  const child = spawn(process.execPath, [bin, 'restore', file], {
+    env: { ...clean, ...env },
+    stdio: 'ignore',
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+  return new Promise<string | number | null>((resolve) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(signal ?? code);
+    });
+  });
+}
