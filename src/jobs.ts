@@ -1,5 +1,6 @@
 import type { AppContext } from './plugins/services.js';
 import { HEARTBEAT_MS } from './realtime/hub.js';
+import { removeStaleTempFiles, tempMaxAgeMs } from './temp-files.js';
 
 /** A periodic task. `atStart` also runs it once while the app gets ready (awaited). */
 export interface Job {
@@ -38,6 +39,23 @@ export function larderJobs(larder: AppContext, options: { heartbeatMs?: number }
       everyMs: HOUR_MS,
       atStart: true,
       run: () => resources.cleanStaging(),
+    },
+    // also at start: temp files of a process killed mid-write (upload, backup, version.json)
+    {
+      name: 'temp-file-cleanup',
+      everyMs: HOUR_MS,
+      atStart: true,
+      run: () =>
+        removeStaleTempFiles(
+          {
+            dataDir: config.dataDir,
+            resourcesDir: resources.storage.resourcesDir,
+            stagingRoot: resources.storage.stagingRoot,
+            backupDir: backups.dir,
+          },
+          tempMaxAgeMs(config.server.requestTimeoutMs),
+          larder.clock(),
+        ),
     },
     // every minute: each inventory's digest is claimed (one instance wins) once its hour comes
     { name: 'expiry-digest', everyMs: MINUTE_MS, run: () => expiry.runDigests() },
