@@ -42,6 +42,8 @@ export interface StartOptions {
   logLevel: string;
   /** a module loaded with --import before the server (the event-loop monitor) */
   preload?: string;
+  /** further LARDER_* settings for this server */
+  env?: Record<string, string>;
 }
 
 export interface Running {
@@ -68,6 +70,7 @@ export async function startLarder(store: Store, options: StartOptions): Promise<
     LARDER_BACKUP_INTERVAL: '0',
     LARDER_BACKUP_DIR: path.join(store.dataDir, 'backups'),
     LARDER_LOG_LEVEL: options.logLevel,
+    ...options.env,
   };
   if (store.schema) {
     env.LARDER_DATABASE_URL = store.target.url!;
