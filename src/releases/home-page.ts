@@ -62,7 +62,7 @@ function download(data: HomePageData, apk: ApkFile): string {
           role="img" aria-label="${e(t('home.qrLabel'))}"></canvas>
         <figcaption>${e(t('home.scan'))}</figcaption>
       </figure>
-      <p class="phone-hint">${e(t('home.tapToDownload'))}</p>
+      <p class="phone-hint">${e(t('home.phoneInstallHint'))}</p>
       <p><a id="apk-link" class="download" href="${url}">${e(t('home.download'))}</a></p>
       <p class="apk-facts" id="apk-facts">${e(t('home.apkFacts', { size, date }))}</p>
       <p class="hint" id="unknown-sources">${e(t('home.unknownSources'))}</p>

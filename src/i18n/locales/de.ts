@@ -11,7 +11,7 @@ const messages: Messages = {
     'Für Administratoren: Die APK in den Datenordner des Servers kopieren (static/{file}) und die Version veröffentlichen – siehe „Die erste Stunde“ in der README.',
   'home.scan': 'Scannen Sie diesen Code mit der Kamera Ihres Handys, um die App herunterzuladen.',
   'home.qrLabel': 'QR-Code des Download-Links',
-  'home.tapToDownload':
+  'home.phoneInstallHint':
     'Tippen Sie auf die Schaltfläche, um die App herunterzuladen, und öffnen Sie dann die Datei, um sie zu installieren.',
   'home.download': 'Für Android herunterladen (APK)',
   'home.apkFacts': '{size} · veröffentlicht am {date}',

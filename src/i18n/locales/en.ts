@@ -12,7 +12,7 @@ const messages = {
     'Administrators: copy the APK into the server’s data folder (static/{file}) and publish the version — see “First hour” in the README.',
   'home.scan': 'Scan this code with your phone’s camera to download the app.',
   'home.qrLabel': 'QR code of the download link',
-  'home.tapToDownload':
+  'home.phoneInstallHint':
     'Tap the button to download the app, then open the downloaded file to install it.',
   'home.download': 'Download for Android (APK)',
   'home.apkFacts': '{size} · published {date}',
