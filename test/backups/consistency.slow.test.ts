@@ -2,10 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
-import { DIALECTS, destroyTestEnvironment, testEnvironment, type Session } from '../helpers/app.js';
+import {
+  DIALECTS,
+  destroyTestEnvironment,
+  describeOnPostgres,
+  testEnvironment,
+  type Session,
+} from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { postBackup } from './helpers.js';
 import { runCli } from '../cli/run-cli.js';
@@ -136,12 +143,17 @@ describe.each(DIALECTS)('backups taken while writes go on (%s)', (dialect) => {
     const writers = startWriters(t.app, t.admin, owner);
     const overlapping: number[] = [];
     const names: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const before = writers.count();
-      const res = await postBackup(t.app, t.admin);
-      expect(res.statusCode, res.body).toBe(201);
-      overlapping.push(writers.count() - before);
-      names.push(res.json().name);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const before = writers.count();
+        const res = await postBackup(t.app, t.admin);
+        expect(res.statusCode, res.body).toBe(201);
+        overlapping.push(writers.count() - before);
+        names.push(res.json().name);
+      }
+    } catch (err) {
+      await writers.stop().catch(() => {}); // no writer left running against a closed app
+      throw err;
     }
     await writers.stop();
     expect(Math.max(...overlapping), 'writes completed while a backup was written').toBeGreaterThan(
@@ -164,4 +176,39 @@ describe.each(DIALECTS)('backups taken while writes go on (%s)', (dialect) => {
     }
     expect(fs.readdirSync(t.config.backupDir).filter((n) => n.endsWith('.partial'))).toEqual([]);
   }, 300_000);
+});
+
+describeOnPostgres('backups in a database that other clients change', () => {
+  const t = useTestApp('postgres');
+
+  // CI and shared servers: other schemas of the same database come and go while a backup reads
+  // the catalog. Only the server's own schema may matter.
+  it('backups succeed while another client creates and drops schemas', async () => {
+    const other = new pg.Client({ connectionString: process.env.LARDER_TEST_DATABASE_URL });
+    await other.connect();
+    let stop = false;
+    let churned = 0;
+    const churn = (async () => {
+      for (let i = 0; !stop; i++) {
+        const schema = `churn_${process.pid}_${i}`;
+        await other.query(`create schema "${schema}"`);
+        await other.query(`create table "${schema}".t (id bigserial primary key, a text)`);
+        await other.query(`drop schema "${schema}" cascade`);
+        churned++;
+      }
+    })();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const res = await postBackup(t.app, t.admin);
+        statuses.push(res.statusCode);
+      }
+      expect(churned, 'schemas dropped while backups ran').toBeGreaterThan(0);
+      expect(statuses.filter((s) => s !== 201)).toEqual([]);
+    } finally {
+      stop = true;
+      await churn;
+      await other.end();
+    }
+  }, 120_000);
 });

@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, login } from '../helpers/app.js';
 import { openTab, signIn } from './admin-page.js';
-import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
+import { describeInBrowser, expectCount, screenshot, useBrowserTest } from './browser.js';
 
 describeInBrowser("admin interface: the admin's own account", () => {
   const ctx = useBrowserTest();
@@ -17,12 +17,12 @@ describeInBrowser("admin interface: the admin's own account", () => {
     const other = await login(ctx.t.app, 'admin', ADMIN_PASSWORD);
     await openTab(page, 'My account');
     const devices = page.getByRole('list', { name: 'Signed-in devices' });
-    await expect(devices.locator('li').count()).resolves.toBe(2);
+    await expectCount(devices.locator('li'), 2);
     await devices.locator('li', { hasText: 'this device' }).waitFor();
     const others = devices.locator('li', { hasNotText: 'this device' });
     await others.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('The device has been signed out.').waitFor();
-    await expect(devices.locator('li').count()).resolves.toBe(1);
+    await expectCount(devices.locator('li'), 1);
     const me = await ctx.t.app.inject({ url: '/api/auth/sessions', headers: other.headers });
     expect(me.statusCode).toBe(401);
   });
@@ -36,11 +36,11 @@ describeInBrowser("admin interface: the admin's own account", () => {
     await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed. Your other devices have been signed out.').waitFor();
-    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await expectCount(page.getByRole('alert'), 0);
     // this tab keeps working with its fresh tokens
     await openTab(page, 'Users');
     await page.locator('li.user').first().waitFor();
-    await expect(page.getByText('Your session has expired').count()).resolves.toBe(0);
+    await expectCount(page.getByText('Your session has expired'), 0);
     const stale = await ctx.t.app.inject({ url: '/api/auth/sessions', headers: other.headers });
     expect(stale.statusCode).toBe(401);
     await expect(login(ctx.t.app, 'admin', 'a-new-admin-password')).resolves.toMatchObject({

@@ -11,7 +11,7 @@ import {
   submitLogin,
   userCard,
 } from './admin-page.js';
-import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
+import { describeInBrowser, expectCount, screenshot, useBrowserTest } from './browser.js';
 
 const flash = (page: Page) => page.locator('.flash[role="status"]');
 
@@ -56,18 +56,16 @@ describeInBrowser('admin interface: users and inventories', () => {
 
   it('the list searches by name', async () => {
     await page.getByLabel('Search users').fill('ali');
-    await expect(page.locator('li.user').count()).resolves.toBe(1);
+    await expectCount(page.locator('li.user'), 1);
     await page.getByText('(1 of 3)').waitFor();
     await page.getByLabel('Search users').fill('');
-    await expect(page.locator('li.user').count()).resolves.toBe(3);
+    await expectCount(page.locator('li.user'), 3);
   });
 
   it('warns before an assign deletes an inventory with its items, then assigns with a message', async () => {
     const row = await manageUser(page, 'alice');
     // alice is alone: no detach offered
-    await expect(
-      row.getByRole('button', { name: 'Detach into a new inventory' }).count(),
-    ).resolves.toBe(0);
+    await expectCount(row.getByRole('button', { name: 'Detach into a new inventory' }), 0);
     const select = row.getByLabel('Assign to');
     const bobOption = await select.locator('option', { hasText: 'bob' }).getAttribute('value');
     await select.selectOption(bobOption!);
@@ -164,7 +162,7 @@ describeInBrowser('admin interface: users and inventories', () => {
     await replaceTokens(page, { accessToken: 'expired.token.value' });
     await openTab(page, 'Users');
     await page.locator('li.user').first().waitFor();
-    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await expectCount(page.getByRole('alert'), 0);
     const stored = await page.evaluate<string>(
       "JSON.parse(sessionStorage.getItem('larder.admin.session')).accessToken",
     );

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { buildTestApp, destroyTestEnvironment, type TestApp } from '../helpers/app.js';
 import { ensureWebBuild } from '../helpers/web-build.js';
 
@@ -135,4 +135,12 @@ export function useBrowserTest(): BrowserTestContext {
     if (ctx.close) await ctx.close();
   });
   return ctx;
+}
+
+/**
+ * Waits until `locator` matches exactly `n` elements. The pages render after their fetches
+ * answer, so a count read at once can see the list before it fills.
+ */
+export async function expectCount(locator: Locator, n: number): Promise<void> {
+  await expect.poll(() => locator.count(), { timeout: 10_000 }).toBe(n);
 }

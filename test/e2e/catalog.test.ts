@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { loginAsAdmin } from '../helpers/app.js';
 import { checkTabsAtBothWidths, openTab, signIn } from './admin-page.js';
-import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
+import { describeInBrowser, expectCount, screenshot, useBrowserTest } from './browser.js';
 
 const PDF = path.resolve('test/fixtures/resources/water-guide.pdf');
 
@@ -38,7 +38,7 @@ describeInBrowser('admin interface: resources and backups', () => {
     const preview = review.getByLabel('Description preview');
     await expect(preview.locator('strong').textContent()).resolves.toBe('three litres');
     await expect(preview.locator('li em').textContent()).resolves.toBe('six');
-    expect(await preview.locator('img, script').count()).toBe(0);
+    await expectCount(preview.locator('img, script'), 0);
     await expect(preview.textContent()).resolves.toContain('<script>window.pwned=2</script>');
     await screenshot(page, 'admin-resources-review-desktop');
 
@@ -67,11 +67,11 @@ describeInBrowser('admin interface: resources and backups', () => {
     await page.getByText('Nothing matches.').waitFor();
     await page.getByLabel('Search').fill('drinking');
     await cards.first().waitFor();
-    expect(await cards.count()).toBe(1);
+    await expectCount(cards, 1);
     await page.getByLabel('Search').fill('');
     await page.getByLabel('Tag', { exact: true }).selectOption('emergency');
     await cards.first().waitFor();
-    expect(await cards.count()).toBe(1);
+    await expectCount(cards, 1);
     await page.getByLabel('Tag', { exact: true }).selectOption('');
   });
 
@@ -107,15 +107,15 @@ describeInBrowser('admin interface: resources and backups', () => {
     await page.getByRole('button', { name: 'Analyze', exact: true }).click();
     await page.getByRole('form', { name: 'Review water-filter.jpg' }).waitFor();
     await page.getByRole('button', { name: 'Analyze', exact: true }).waitFor(); // not "Analyzing…"
-    expect(await page.getByRole('form', { name: /^Review / }).count()).toBe(3);
-    expect(await page.getByRole('form', { name: 'Review water-guide.pdf' }).count()).toBe(1);
+    await expectCount(page.getByRole('form', { name: /^Review / }), 3);
+    await expectCount(page.getByRole('form', { name: 'Review water-guide.pdf' }), 1);
     for (const name of ['water-filter.jpg', 'water-guide.pdf', 'pantry-recipes.epub']) {
       await page
         .getByRole('form', { name: `Review ${name}` })
         .getByRole('button', { name: 'Discard' })
         .click();
     }
-    expect(await page.getByRole('form', { name: /^Review / }).count()).toBe(0);
+    await expectCount(page.getByRole('form', { name: /^Review / }), 0);
   });
 
   it("shows the analysis notes with a file's review, e.g. the archive entries that were skipped", async () => {
@@ -139,11 +139,10 @@ describeInBrowser('admin interface: resources and backups', () => {
     const epub = page.getByRole('form', { name: 'Review pantry-recipes.epub' });
     await epub.waitFor();
     await epub.getByText('Found in the archive library.zip').waitFor();
-    const forms = await page.getByRole('form', { name: /^Review / }).count();
-    expect(forms).toBe(3);
+    await expectCount(page.getByRole('form', { name: /^Review / }), 3);
     await page.getByRole('button', { name: 'Add all 3 files to the catalog' }).click();
     await page.getByText('3 files were added to the catalog.').waitFor();
-    expect(await page.getByRole('form', { name: /^Review / }).count()).toBe(0);
+    await expectCount(page.getByRole('form', { name: /^Review / }), 0);
     // the catalog count while searching says what it is
     await page.getByLabel('Search', { exact: true }).fill('pantry');
     await page.getByText('(1 found)').waitFor();
