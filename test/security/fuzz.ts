@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { listTables } from '../../src/backups/backups.repository.js';
 import WebSocket from 'ws';
 import { expect } from 'vitest';
 import type { Session } from '../helpers/app.js';
@@ -158,9 +159,8 @@ export async function fingerprint(app: FastifyInstance): Promise<string> {
   const db = app.larder.database.db;
   let query = fingerprintQueries.get(app);
   if (!query) {
-    const schema = app.larder.config.databaseSchema; // PostgreSQL lists every schema's tables
-    const tables = (await db.introspection.getTables())
-      .filter((t) => !t.schema || app.larder.database.dialect === 'sqlite' || t.schema === schema)
+    // the server's own schema only (other tests create and drop theirs meanwhile)
+    const tables = (await listTables(db, app.larder.database.dialect))
       .map((t) => t.name)
       // a refused sign-in is counted there on purpose (the failed-login throttle): not a stray write
       .filter((name) => name !== 'login_throttle')
