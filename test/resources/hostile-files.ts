@@ -155,8 +155,9 @@ export async function sevenZipBombs(): Promise<{ single: Buffer; nested: Buffer 
 }
 
 /**
- * A 7z of `mb` MB of zeros beside a small PDF: within every limit, but 7-Zip needs seconds to
- * unpack it, which makes it a slow analysis for deadline and queue tests.
+ * A 7z of `mb` MB of zeros beside a small PDF: within every limit, and its unpacked bytes count
+ * towards an analysis's total. (On a quiet machine 7-Zip unpacks 90 MB of zeros in ~0.2 s: not
+ * slow enough for a deadline, see slowZip.)
  */
 export async function slowSevenZip(mb: number): Promise<Buffer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-slow-'));
@@ -182,6 +183,18 @@ function sevenZipNumber(value: number): Buffer {
     }
   }
   throw new Error('number too large');
+}
+
+/**
+ * A ~1.5 MB ZIP of 300 copies of a small EPUB, each in a folder of its own: within every limit,
+ * but each EPUB is read and its language detected, ~40-70 ms each here, so the analysis takes
+ * 10-20 s. A slow analysis for the deadline and queue tests, whatever the machine's disk.
+ */
+export function slowZip(copies = 300): Buffer {
+  const epub = fixture('pantry-recipes.epub');
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < copies; i++) files[`book-${i}/pantry-recipes.epub`] = epub;
+  return zipOf(files);
 }
 
 /**
