@@ -76,6 +76,7 @@ export async function snapshot(o: Options, large: Large): Promise<Row[]> {
   const larder = await startLarder(large.store, {
     bcryptCost: LARGE_BCRYPT_COST,
     logLevel: o.logLevel,
+    profileDir: o.profileDir,
     preload: LOOP_MONITOR,
   });
   let inventoryId: string;
@@ -132,6 +133,7 @@ export async function startup(o: Options, large: Large): Promise<Row[]> {
     const running = await startLarder(large.store, {
       bcryptCost: LARGE_BCRYPT_COST,
       logLevel: o.logLevel,
+      profileDir: o.profileDir,
     });
     larder.push(running.startMs);
     cpu.push(running.startCpuMs);

@@ -44,6 +44,8 @@ export interface StartOptions {
   preload?: string;
   /** further LARDER_* settings for this server */
   env?: Record<string, string>;
+  /** run under node --cpu-prof, the profile written here when the server stops (--profile) */
+  profileDir?: string | null;
 }
 
 export interface Running {
@@ -79,7 +81,11 @@ export async function startLarder(store: Store, options: StartOptions): Promise<
   // the log goes to a file: a pipe to this process would make the server wait on the harness
   const logPath = path.join(store.dataDir, 'server.log');
   const log = fs.openSync(logPath, 'a');
-  const args = [...(options.preload ? ['--import', options.preload] : []), 'dist/main.js'];
+  const args = [
+    ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+    ...(options.preload ? ['--import', options.preload] : []),
+    'dist/main.js',
+  ];
   const started = performance.now();
   const child = spawnTracked(process.execPath, args, {
     cwd: ROOT,

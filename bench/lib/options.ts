@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chooseTarget, type Target } from './target.js';
 
@@ -33,6 +34,8 @@ export interface Options {
   /** snapshot requests and start-ups measured (the median is reported) */
   repeats: number;
   logLevel: string;
+  /** when set, every server started runs under --cpu-prof and writes its profile here */
+  profileDir: string | null;
 }
 
 const FULL = {
@@ -70,7 +73,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --rates <a,b,..>        push write rates per second (${FULL.rates.join(',')})
   --snapshot-items <n>    items in the largest inventory (${FULL.snapshotItems}; quick ${QUICK.snapshotItems})
   --startup-items <n>     items in the database at start-up (${FULL.startupItems}; quick ${QUICK.startupItems})
-  --log-level <level>     the server's LARDER_LOG_LEVEL (info, as in production)`;
+  --log-level <level>     the server's LARDER_LOG_LEVEL (info, as in production)
+  --profile <dir>         run each server under node --cpu-prof; its .cpuprofile goes to <dir>`;
 
 export function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
@@ -86,6 +90,7 @@ export function parseOptions(argv: string[]): Options {
       'snapshot-items': { type: 'string' },
       'startup-items': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      profile: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -117,6 +122,7 @@ export function parseOptions(argv: string[]): Options {
     snapshotItems: int(values['snapshot-items'], defaults.snapshotItems, 'snapshot-items'),
     startupItems: int(values['startup-items'], defaults.startupItems, 'startup-items'),
     logLevel: values['log-level'],
+    profileDir: values.profile ? path.resolve(values.profile) : null,
   };
   if (options.pairs * 2 > options.sockets) throw new Error('--pairs needs 2 × pairs ≤ --sockets');
   return options;
