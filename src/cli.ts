@@ -213,6 +213,7 @@ const commands: Record<string, Command> = {
           // bumps the token version: every token stops working; running servers close sockets
           await users.changePassword(row.id, password);
           say(`password of ${row.username} changed; their sessions have ended`);
+          await hasher.close();
         } finally {
           await bus.close();
         }

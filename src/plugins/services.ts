@@ -173,6 +173,7 @@ async function services(
     expiryRealtime.close();
     hub.close(); // says goodbye over the bus, which closes after this
     await analysis.close();
+    await hasher.close();
   });
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);
