@@ -7,7 +7,7 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import { capConnections, serverOptions } from './http/connection-limits.js';
+import { capConnections, limitRequestsPerSocket, serverOptions } from './http/connection-limits.js';
 import { loggerOptions } from './http/logging.js';
 import { schemaController } from './http/validation.js';
 import apiDocs from './plugins/api-docs.js';
@@ -61,6 +61,7 @@ export async function buildApp(
     schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnections(app, config.server);
+  limitRequestsPerSocket(app, config.server);
 
   await app.register(database, { config });
   await app.register(services, { config, clock: options.clock ?? Date.now });

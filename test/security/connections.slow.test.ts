@@ -21,6 +21,7 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
       LARDER_REQUEST_TIMEOUT: '2',
       LARDER_KEEP_ALIVE_TIMEOUT: '1',
       LARDER_MAX_CONNECTIONS: '8',
+      LARDER_MAX_REQUESTS_PER_SOCKET: '3',
     });
     t = await buildTestApp(dialect, { env });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -89,6 +90,19 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     const after = await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 200/);
     expect(after).toBeLessThan(4000);
+  });
+
+  it('closes a connection after its third request, even for a client that keeps sending', async () => {
+    const c = connect();
+    await c.ready;
+    // five requests at once, as a client that ignores `Connection: close` would send them
+    c.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(5));
+    await c.closed;
+    const statuses = [...c.received().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    expect(statuses).toEqual(['200', '200', '200']);
+    const answers = c.received().split(/(?=HTTP\/1\.1 )/);
+    expect(answers[2]).toMatch(/^connection: close\r$/im);
+    expect(answers[0]).toMatch(/^connection: keep-alive\r$/im);
   });
 
   it('refuses connections past the cap at once, and serves again when they are gone', async () => {
