@@ -198,7 +198,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
       requestTimeoutMs: requestTimeout * 1000,
       keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', 10) * 1000,
       maxRequestsPerSocket: integer('MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000),
-      maxConnections: integer('MAX_CONNECTIONS', 1024, 1, 1_000_000),
+      maxConnections: integer('MAX_CONNECTIONS', 16_384, 1, 1_000_000),
     },
   };
 }

@@ -9,7 +9,7 @@ describe('server limits and public URL in the configuration', () => {
       requestTimeoutMs: 300_000,
       keepAliveTimeoutMs: 10_000,
       maxRequestsPerSocket: 1000,
-      maxConnections: 1024,
+      maxConnections: 16_384,
     });
     expect(config.publicUrl).toBeNull();
   });
