@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Executor } from '../db/executor.js';
+import type { Kysely, Transaction } from 'kysely';
+import { isPostgres, type Executor } from '../db/executor.js';
+import { createGroupCommit } from '../db/group-commit.js';
 import type { DB } from '../db/types.js';
 import type { AppError } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
@@ -34,7 +35,8 @@ export type Mutate = <T>(
 /**
  * The one way to change an inventory: a transaction that locks the inventory, lets `work` write
  * its rows, then (only if something changed) bumps the revision and writes the change log. After
- * commit it publishes inventoryUpdated so every member's sockets hear of it.
+ * commit it publishes inventoryUpdated so every member's sockets hear of it. On SQLite, writes
+ * that arrive together share one COMMIT (src/db/group-commit.ts), each in a savepoint of its own.
  */
 export function createMutate(deps: {
   db: Kysely<DB>;
@@ -44,8 +46,11 @@ export function createMutate(deps: {
   afterWrite?: (inventoryId: string, revision: number) => void;
 }): Mutate {
   const { db, bus, clock, afterWrite } = deps;
+  const transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
+    ? (work) => db.transaction().execute(work)
+    : createGroupCommit(db);
   return async (inventoryId, work, missing = noInventory) => {
-    const { result, revision } = await db.transaction().execute(async (trx) => {
+    const { result, revision } = await transaction(async (trx) => {
       const inventory = await repo.lockInventory(trx, inventoryId);
       if (!inventory) throw missing();
       const ctx: MutationContext = {

@@ -1,0 +1,92 @@
+import type { Kysely, Transaction } from 'kysely';
+import { Prepared } from './prepared.js';
+import type { DB } from './types.js';
+
+/** At most this many writes share one transaction; the rest wait for the next. */
+export const MAX_GROUP_WRITES = 64;
+
+const savepoint = new Prepared('savepoint larder_write');
+const release = new Prepared('release savepoint larder_write');
+const rollbackTo = new Prepared('rollback to savepoint larder_write');
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+interface Write {
+  work: (trx: Transaction<DB>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  outcome?: Outcome;
+}
+
+/**
+ * Group commit, for SQLite: the writes that arrive in the same turn of the event loop run one
+ * after the other in one transaction, each inside a savepoint, and are answered after its COMMIT.
+ * A write that throws is rolled back to its savepoint (nothing of it is kept) and gets its error;
+ * the others are not affected. If the COMMIT itself fails, every write of the group fails.
+ *
+ * Why: SQLite runs one write transaction at a time anyway, and the COMMIT (appending every page
+ * the transaction changed to the WAL) was more than half the database time of an item write
+ * (53 of 96 µs). Writes that commit together write the pages they share (the inventory's row,
+ * the change log and its indexes) once. A write alone still gets a transaction of its own, with
+ * no savepoint. Nothing is answered before it is committed: durability is unchanged.
+ */
+export function createGroupCommit(db: Kysely<DB>, maxWrites = MAX_GROUP_WRITES) {
+  const queue: Write[] = [];
+  let scheduled = false;
+  let running = false;
+
+  function schedule(): void {
+    if (scheduled || running || queue.length === 0) return;
+    scheduled = true;
+    // the requests that arrived in this turn of the loop are queued by the time this runs
+    setImmediate(() => void flush());
+  }
+
+  async function runOne(trx: Transaction<DB>, write: Write, alone: boolean): Promise<void> {
+    if (alone) {
+      write.outcome = { ok: true, value: await write.work(trx) };
+      return;
+    }
+    await savepoint.run(trx, []);
+    try {
+      write.outcome = { ok: true, value: await write.work(trx) };
+    } catch (error) {
+      write.outcome = { ok: false, error };
+      await rollbackTo.run(trx, []);
+    }
+    await release.run(trx, []);
+  }
+
+  async function flush(): Promise<void> {
+    scheduled = false;
+    running = true;
+    const group = queue.splice(0, maxWrites);
+    const alone = group.length === 1;
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const write of group) await runOne(trx, write, alone);
+      });
+      for (const write of group) {
+        const outcome = write.outcome!;
+        if (outcome.ok) write.resolve(outcome.value);
+        else write.reject(outcome.error);
+      }
+    } catch (error) {
+      // a lone write's own error, or a failure of the transaction: nothing of the group is kept
+      for (const write of group) {
+        write.reject(write.outcome && !write.outcome.ok ? write.outcome.error : error);
+      }
+    } finally {
+      running = false;
+      schedule();
+    }
+  }
+
+  /** Runs `work` in a transaction shared with the writes queued alongside; resolves after COMMIT. */
+  return function transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      schedule();
+    });
+  };
+}

@@ -1,0 +1,99 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { createGroupCommit } from '../../src/db/group-commit.js';
+import type { DB } from '../../src/db/types.js';
+import { destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
+
+// SQLite only: PostgreSQL runs each write in a transaction of its own (rows are locked there)
+describe('group commit (sqlite)', () => {
+  const env = testEnvironment('sqlite');
+  let database: Database;
+  let db: Kysely<DB>;
+  beforeAll(async () => {
+    database = await createDatabase(loadConfig(env));
+    db = database.db;
+    await sql`create table t (id integer primary key, parent integer references t(id))`.execute(db);
+  });
+  afterAll(async () => {
+    await database.destroy();
+    await destroyTestEnvironment(env);
+  });
+  const ids = async () =>
+    (await sql<{ id: number }>`select id from t order by id`.execute(db)).rows.map((r) => r.id);
+  const insert = (id: number, parent: number | null = null) =>
+    sql`insert into t (id, parent) values (${id}, ${parent})`;
+
+  it('writes queued together share a transaction; one that throws keeps nothing, the others commit', async () => {
+    const transaction = createGroupCommit(db);
+    const write = (id: number, fail = false) =>
+      transaction(async (trx) => {
+        await insert(id).execute(trx);
+        if (fail) throw new Error(`write ${id} refused`);
+        return id;
+      });
+    const outcomes = await Promise.allSettled([write(1), write(2, true), write(3)]);
+    expect(
+      outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)),
+    ).toEqual([1, 'write 2 refused', 3]);
+    expect(await ids()).toEqual([1, 3]);
+  });
+
+  it('the group is one transaction: a reference checked at COMMIT is met by a later write', async () => {
+    const transaction = createGroupCommit(db);
+    await Promise.all([
+      transaction(async (trx) => {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await insert(5, 6).execute(trx); // row 6 does not exist yet
+      }),
+      transaction(async (trx) => void (await insert(6).execute(trx))),
+    ]);
+    expect(await ids()).toEqual([1, 3, 5, 6]);
+    await sql`delete from t where id in (5, 6)`.execute(db);
+  });
+
+  it('a write alone is committed on its own, and its error rolls it back', async () => {
+    const transaction = createGroupCommit(db);
+    await expect(
+      transaction(async (trx) => {
+        await insert(10).execute(trx);
+        throw new Error('nope');
+      }),
+    ).rejects.toThrow('nope');
+    await expect(transaction(async (trx) => (await insert(11).execute(trx), 'ok'))).resolves.toBe(
+      'ok',
+    );
+    expect(await ids()).toEqual([1, 3, 11]);
+  });
+
+  it('when the COMMIT fails, every write of the group fails and nothing is kept', async () => {
+    const transaction = createGroupCommit(db);
+    const outcomes = await Promise.allSettled([
+      transaction(async (trx) => (await insert(20).execute(trx), 20)),
+      transaction(async (trx) => {
+        // checked at COMMIT: a reference to a row that does not exist fails the whole commit
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await insert(21, 999).execute(trx);
+        return 21;
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/i);
+    expect(await ids()).toEqual([1, 3, 11]);
+    // and the next group works
+    await expect(transaction(async (trx) => (await insert(22).execute(trx), 22))).resolves.toBe(22);
+    expect(await ids()).toEqual([1, 3, 11, 22]);
+  });
+
+  it('more writes than fit in one group are all answered, in order', async () => {
+    const transaction = createGroupCommit(db, 4);
+    const values = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        transaction(async (trx) => (await insert(100 + i).execute(trx), 100 + i)),
+      ),
+    );
+    expect(values).toEqual(Array.from({ length: 10 }, (_, i) => 100 + i));
+    expect((await ids()).filter((id) => id >= 100)).toHaveLength(10);
+  });
+});
