@@ -13,7 +13,7 @@ import { itemId } from '../lib/seed.js';
 
 const kB = (bytes: number) => `${num(bytes / 1000)} kB`;
 const rate = (t: Throughput) =>
-  `${num(t.rps)} req/s (p99 ${num(t.p99)} ms${t.failures ? `, **${t.failures} failed**` : ''})`;
+  `${num(t.rps)} req/s (p99 ${num(t.p99)} ms${t.failures ? `, **${t.failures} failed: ${t.failureKinds}**` : ''})`;
 
 /** Measures Larder, then the baseline with the same load; returns the table row. */
 async function compare(

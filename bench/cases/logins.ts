@@ -44,7 +44,7 @@ export async function logins(o: Options, std: Standard): Promise<Row[]> {
   return [
     {
       case: `${amount} logins at bcrypt cost 12, ${CONNECTIONS} concurrent (${poolSize()})`,
-      larder: `${num(measured.rps)} logins/s${measured.failures ? ` (**${measured.failures} failed**)` : ''}`,
+      larder: `${num(measured.rps)} logins/s${measured.failures ? ` (**${measured.failures} failed: ${measured.failureKinds}**)` : ''}`,
       baseline: `raw \`bcrypt.compare\` on the same pool size, ${CONNECTIONS} in flight: ${num(bare.perSecond)}/s`,
       ratio: ratio(measured.rps, bare.perSecond),
       target: '≥ 0.9',

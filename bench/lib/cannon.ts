@@ -17,6 +17,8 @@ export interface Throughput {
   p99: number;
   /** non-2xx answers and connection errors: any makes the figure invalid */
   failures: number;
+  /** what the failures were: status codes and error counts, e.g. "503 ×12, errors ×1" */
+  failureKinds: string;
 }
 
 /**
@@ -82,5 +84,18 @@ export async function throughput(
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors,
+    failureKinds: failureKinds(result),
   };
+}
+
+function failureKinds(result: autocannon.Result): string {
+  const codes = Object.entries(
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> })
+      .statusCodeStats ?? {},
+  )
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code} ×${count}`);
+  if (result.errors > 0) codes.push(`errors ×${result.errors}`);
+  if (result.timeouts > 0) codes.push(`timeouts ×${result.timeouts}`);
+  return codes.join(', ');
 }
