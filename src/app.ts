@@ -8,7 +8,7 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { capConnections, limitRequestsPerSocket, serverOptions } from './http/connection-limits.js';
-import { loggerOptions } from './http/logging.js';
+import { logRequests, loggerOptions } from './http/logging.js';
 import { schemaController } from './http/validation.js';
 import apiDocs from './plugins/api-docs.js';
 import database from './plugins/database.js';
@@ -50,6 +50,8 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel, config.logFormat),
     bodyLimit: JSON_BODY_LIMIT,
+    // one line per request, written when it is answered (logRequests): not Fastify's two
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
     ...serverOptions(config.server),
@@ -62,6 +64,7 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnections(app, config.server);
   limitRequestsPerSocket(app, config.server);
+  logRequests(app);
 
   await app.register(database, { config });
   await app.register(services, { config, clock: options.clock ?? Date.now });

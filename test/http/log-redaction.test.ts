@@ -48,6 +48,35 @@ describe.each(DIALECTS)('tokens in URLs and the log (%s)', (dialect) => {
     await socket.close();
   });
 
+  it('logs an answer of 400 or above in one line: method, URL, status, time; a 200 at debug only', async () => {
+    const before = lines.length;
+    expect((await app.inject({ method: 'GET', url: '/health?probe=1' })).statusCode).toBe(200);
+    expect(lines.slice(before)).toEqual([]); // info level: successful requests are not listed
+    const missing = await app.inject({ method: 'GET', url: '/api/nowhere?probe=2' });
+    expect(missing.statusCode).toBe(404);
+    expect(lines.slice(before).map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/api/nowhere?probe=2' }),
+        res: { statusCode: 404 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    app.log.level = 'debug';
+    try {
+      await app.inject({ method: 'GET', url: '/health?probe=3' });
+    } finally {
+      app.log.level = 'info';
+    }
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      level: 20,
+      msg: 'request completed',
+      req: { url: '/health?probe=3' },
+      res: { statusCode: 200 },
+    });
+  });
+
   it('never writes a token to the log, however the URL spells it', async () => {
     const jwt = admin.token;
     const signature = jwt.split('.')[2]!;
