@@ -33,6 +33,7 @@ export function createSessionStore(deps: {
 }) {
   const { db, bus, clock } = deps;
   let seenVersion = deps.dataVersion?.();
+  let versionChecked = false;
   const users = new Map<string, Entry<UsersTable | undefined>>();
   const sessions = new Map<string, Entry<CachedSession | null>>();
   /** bumped by every invalidation: a load that started before one is not cached */
@@ -65,7 +66,10 @@ export function createSessionStore(deps: {
     load: () => Promise<T>,
   ): Promise<T> {
     const now = clock();
-    if (deps.dataVersion) {
+    if (deps.dataVersion && !versionChecked) {
+      // once per turn of the event loop: the requests read in one turn share the answer
+      versionChecked = true;
+      setImmediate(() => (versionChecked = false));
       const version = deps.dataVersion();
       if (version !== seenVersion) {
         seenVersion = version;

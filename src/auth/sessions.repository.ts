@@ -1,4 +1,5 @@
 import type { Executor } from '../db/executor.js';
+import { Prepared } from '../db/prepared.js';
 import type { SessionsTable } from '../db/types.js';
 
 export type SessionRow = SessionsTable;
@@ -7,8 +8,11 @@ export async function insertSession(db: Executor, row: SessionRow): Promise<void
   await db.insertInto('sessions').values(row).execute();
 }
 
+// every authenticated request whose session is not cached, and every socket connect
+const sessionById = new Prepared<SessionRow>('select * from "sessions" where "id" = ?');
+
 export function findSession(db: Executor, id: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return sessionById.first(db, [id]);
 }
 
 export function listSessions(db: Executor, userId: string): Promise<SessionRow[]> {

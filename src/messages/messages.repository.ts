@@ -1,4 +1,5 @@
 import type { Executor } from '../db/executor.js';
+import { Prepared } from '../db/prepared.js';
 import type { MessagesTable } from '../db/types.js';
 
 /** A stored message with its sender's current username. */
@@ -90,20 +91,23 @@ export async function listConversation(
 }
 
 /** Undelivered messages for a receiver in send order, after storage position `afterSeq`. */
+// run at every socket connect: prepared once (selectMessages' columns, written out)
+const undelivered = new Prepared<MessageRow>(
+  'select "messages"."seq", "messages"."id", "messages"."sender_id", ' +
+    '"users"."username" as "sender_username", "messages"."receiver_id", "messages"."body", ' +
+    '"messages"."sent_at", "messages"."delivered_at" ' +
+    'from "messages" inner join "users" on "users"."id" = "messages"."sender_id" ' +
+    'where "messages"."receiver_id" = ? and "messages"."delivered_at" is null ' +
+    'and "messages"."seq" > ? order by "messages"."seq" limit ?',
+);
+
 export async function listUndelivered(
   db: Executor,
   receiverId: string,
   afterSeq: number,
   limit: number,
 ): Promise<MessageRow[]> {
-  const rows = await selectMessages(db)
-    .where('messages.receiver_id', '=', receiverId)
-    .where('messages.delivered_at', 'is', null)
-    .where('messages.seq', '>', afterSeq)
-    .orderBy('messages.seq')
-    .limit(limit)
-    .execute();
-  return rows.map(normalize);
+  return (await undelivered.all(db, [receiverId, afterSeq, limit])).map(normalize);
 }
 
 /**

@@ -1,10 +1,14 @@
 import { isPostgres, type Executor } from '../db/executor.js';
+import { Prepared } from '../db/prepared.js';
 import type { UsersTable } from '../db/types.js';
 
 export type UserRow = UsersTable;
 
+// every authenticated request whose user is not cached, and every socket connect: prepared once
+const userById = new Prepared<UserRow>('select * from "users" where "id" = ?');
+
 export function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return userById.first(db, [id]);
 }
 
 /** The user row, locked until the transaction ends (on PostgreSQL): changes to one user take turns. */

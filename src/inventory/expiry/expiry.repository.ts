@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { Prepared } from '../../db/prepared.js';
 import type {
   ExpiryDigestsTable,
   InventoryWebhooksTable,
@@ -64,13 +65,13 @@ export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: stri
     .execute();
 }
 
+// asked at every socket connect: prepared once
+const digestOf = new Prepared<ExpiryDigestsTable>(
+  'select * from "expiry_digests" where "inventory_id" = ? and "day" = ?',
+);
+
 export function findDigest(db: Executor, inventoryId: string, day: string) {
-  return db
-    .selectFrom('expiry_digests')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('day', '=', day)
-    .executeTakeFirst();
+  return digestOf.first(db, [inventoryId, day]);
 }
 
 /** The lease: true for the one caller whose insert of (inventory, day) went in. */
