@@ -1,9 +1,10 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
+import { loadPg } from './pg.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
 
@@ -21,10 +22,6 @@ export interface Database {
   dataVersion?: () => number;
   destroy(): Promise<void>;
 }
-
-// BIGINT (timestamps in ms, revisions) come back as numbers: they stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 export function sqlitePath(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'larder.db');
@@ -60,6 +57,7 @@ export async function createDatabase(
     };
   }
 
+  const pg = await loadPg();
   const schema = config.databaseSchema;
   const pgConnection: pg.ClientConfig = {
     connectionString: config.databaseUrl,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { SERVER_DIR } from '../paths.js';
 import {
   createTranslator,
   parseAcceptLanguage,
@@ -8,10 +9,11 @@ import {
 
 /**
  * The server's side of the catalogues: every file in ./locales/ (so adding a language is adding
- * one file), loaded once at start. Works from src/ (tsx, tests) and from the compiled dist/.
+ * one file), loaded once at start. Works from src/ (tsx, tests) and from dist/: the files are
+ * found through SERVER_DIR, since the bundled dist/main.js is not in i18n/.
  */
 export async function loadCatalogues(): Promise<Map<string, Catalogue>> {
-  const dir = new URL('./locales/', import.meta.url);
+  const dir = new URL('i18n/locales/', SERVER_DIR);
   const files = fs
     .readdirSync(dir)
     .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))

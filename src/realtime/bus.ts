@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { loadPg } from '../db/pg.js';
 
 /**
  * Domain events published after a transaction commits. The socket hub turns them into frames
@@ -102,6 +103,7 @@ export async function createPgEventBus(options: {
   log: FastifyBaseLogger;
 }): Promise<EventBus> {
   const { log } = options;
+  const pg = await loadPg();
   const channel = `larder_events_${options.schema}`;
   const subscribers = new Subscribers(log);
   const publisher = new pg.Pool({ ...options.connection, max: 2 });

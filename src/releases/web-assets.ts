@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ROOT_DIR } from '../paths.js';
 
 /** Where `npm run build:web` puts the home page script and the admin SPA. */
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('web/dist/', ROOT_DIR));
 
 /** The manifest key of the home page entry (its path relative to web/). */
 const HOME_ENTRY = 'home/main.ts';

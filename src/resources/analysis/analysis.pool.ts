@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalysisJob, AnalysisOutcome, FromWorker } from './analysis.protocol.js';
+import { FROM_SOURCE, SERVER_DIR } from '../../paths.js';
 
 /** Analyses waiting for a worker beyond those running; more are refused (503). */
 export const MAX_QUEUED_ANALYSES = 4;
@@ -218,14 +219,16 @@ function createMemoryGuard(onOver: () => void) {
 }
 
 /**
- * The worker's entry: the compiled analysis.worker.js next to this file, or, when running from
- * TypeScript sources (tests, tsx), a small bootstrap that registers tsx inside the worker first.
+ * The worker's entry: the compiled dist/resources/analysis/analysis.worker.js (not bundled: it
+ * loads on its own thread), or, when running from TypeScript sources (tests, tsx), a small
+ * bootstrap that registers tsx inside the worker first. Found through SERVER_DIR, since the
+ * bundled dist/main.js is not in this folder.
  */
 function workerEntry(): { url: URL; data?: { entry: string } } {
-  if (!import.meta.url.endsWith('.ts'))
-    return { url: new URL('./analysis.worker.js', import.meta.url) };
+  const dir = new URL('resources/analysis/', SERVER_DIR);
+  if (!FROM_SOURCE) return { url: new URL('analysis.worker.js', dir) };
   return {
-    url: new URL('./analysis.worker.dev.mjs', import.meta.url),
-    data: { entry: new URL('./analysis.worker.ts', import.meta.url).href },
+    url: new URL('analysis.worker.dev.mjs', dir),
+    data: { entry: new URL('analysis.worker.ts', dir).href },
   };
 }
