@@ -21,52 +21,16 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * that reference it), Kysely's own migration tables excluded.
  */
 export async function listTables(db: AnyDb, dialect: Dialect): Promise<TableInfo[]> {
-  const tables = (
-    dialect === 'postgres' ? await postgresTables(db) : await sqliteTables(db)
-  ).filter((t) => IDENTIFIER.test(t.name) && !MIGRATION_TABLES.has(t.name));
-  const references = await foreignKeys(db, dialect, tables);
-  return sortByDependencies(tables, references);
-}
-
-const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
-
-async function sqliteTables(db: AnyDb): Promise<TableInfo[]> {
-  return (await db.introspection.getTables())
-    .filter((t) => !t.isView)
+  // on PostgreSQL the current schema only (src/db/pg-introspector.ts)
+  const tables = (await db.introspection.getTables())
+    .filter((t) => !t.isView && IDENTIFIER.test(t.name))
     .map((t) => ({
       name: t.name,
       columns: t.columns.map((c) => c.name),
       autoIncrementing: t.columns.filter((c) => c.isAutoIncrementing).map((c) => c.name),
     }));
-}
-
-/**
- * PostgreSQL: the tables of the current schema only. (Kysely's introspection reads every schema
- * of the database and calls has_schema_privilege / pg_get_serial_sequence on each: a schema that
- * another client drops meanwhile makes it fail, and a shared database may hold many schemas.)
- * A column is auto-incrementing when it is an identity or its default draws from a sequence.
- */
-async function postgresTables(db: AnyDb): Promise<TableInfo[]> {
-  const { rows } = await sql<{ table: string; column: string; sequence: boolean }>`
-    select c.relname as "table", a.attname as "column",
-      (a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false))
-        as "sequence"
-    from pg_class c
-    join pg_namespace n on n.oid = c.relnamespace
-    join pg_attribute a on a.attrelid = c.oid
-    left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-    where n.nspname = current_schema() and c.relkind in ('r', 'p')
-      and a.attnum > 0 and not a.attisdropped
-    order by c.relname, a.attnum`.execute(db);
-  const byName = new Map<string, TableInfo>();
-  for (const row of rows) {
-    let table = byName.get(row.table);
-    if (!table)
-      byName.set(row.table, (table = { name: row.table, columns: [], autoIncrementing: [] }));
-    table.columns.push(row.column);
-    if (row.sequence) table.autoIncrementing.push(row.column);
-  }
-  return [...byName.values()];
+  const references = await foreignKeys(db, dialect, tables);
+  return sortByDependencies(tables, references);
 }
 
 /** table → the tables it references (self-references left out). */

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
 import { loadPg } from './pg.js';
+import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
 
@@ -74,7 +75,7 @@ export async function createDatabase(
   }
   const pool = new pg.Pool({ ...pgConnection, max: 10 });
   pool.on('error', onConnectionError);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pgConnection, destroy: () => db.destroy() };
 }
 
