@@ -4,6 +4,12 @@ import type { DB } from './types.js';
 
 /** At most this many writes share one transaction; the rest wait for the next. */
 export const MAX_GROUP_WRITES = 64;
+/**
+ * A group stops taking further writes once it has run this long: the writes done so far are
+ * committed and answered, the rest go to the next group. A long write (a whole-inventory PUT)
+ * then holds back only the writes queued before it in its group, never those after it.
+ */
+export const GROUP_TIME_BUDGET_MS = 10;
 
 const savepoint = new Prepared('savepoint larder_write');
 const release = new Prepared('release savepoint larder_write');
@@ -30,7 +36,10 @@ interface Write {
  * the change log and its indexes) once. A write alone still gets a transaction of its own, with
  * no savepoint. Nothing is answered before it is committed: durability is unchanged.
  */
-export function createGroupCommit(db: Kysely<DB>, maxWrites = MAX_GROUP_WRITES) {
+export function createGroupCommit(
+  db: Kysely<DB>,
+  { maxWrites = MAX_GROUP_WRITES, timeBudgetMs = GROUP_TIME_BUDGET_MS } = {},
+) {
   const queue: Write[] = [];
   let scheduled = false;
   let running = false;
@@ -60,11 +69,18 @@ export function createGroupCommit(db: Kysely<DB>, maxWrites = MAX_GROUP_WRITES) 
   async function flush(): Promise<void> {
     scheduled = false;
     running = true;
-    const group = queue.splice(0, maxWrites);
+    let group = queue.splice(0, maxWrites);
     const alone = group.length === 1;
+    const started = performance.now();
     try {
       await db.transaction().execute(async (trx) => {
-        for (const write of group) await runOne(trx, write, alone);
+        for (let i = 0; i < group.length; i++) {
+          await runOne(trx, group[i]!, alone);
+          if (i + 1 < group.length && performance.now() - started > timeBudgetMs) {
+            queue.unshift(...group.slice(i + 1)); // not begun: they run in the next group
+            group = group.slice(0, i + 1);
+          }
+        }
       });
       for (const write of group) {
         const outcome = write.outcome!;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { createGroupCommit } from '../../src/db/group-commit.js';
+import { GROUP_TIME_BUDGET_MS, createGroupCommit } from '../../src/db/group-commit.js';
 import type { DB } from '../../src/db/types.js';
 import { destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
 
@@ -41,7 +41,7 @@ describe('group commit (sqlite)', () => {
   });
 
   it('the group is one transaction: a reference checked at COMMIT is met by a later write', async () => {
-    const transaction = createGroupCommit(db);
+    const transaction = createGroupCommit(db, { timeBudgetMs: 60_000 }); // however slow the machine
     await Promise.all([
       transaction(async (trx) => {
         await sql`pragma defer_foreign_keys = on`.execute(trx);
@@ -51,6 +51,22 @@ describe('group commit (sqlite)', () => {
     ]);
     expect(await ids()).toEqual([1, 3, 5, 6]);
     await sql`delete from t where id in (5, 6)`.execute(db);
+  });
+
+  it('a group that has run past its time budget commits; the writes after it form the next group', async () => {
+    const transaction = createGroupCommit(db);
+    const outcomes = await Promise.allSettled([
+      transaction(async (trx) => {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await insert(7, 8).execute(trx); // met only if the next write shares this transaction
+        await new Promise((resolve) => setTimeout(resolve, 3 * GROUP_TIME_BUDGET_MS));
+      }),
+      transaction(async (trx) => void (await insert(8).execute(trx))),
+    ]);
+    // the slow write committed alone, and its deferred reference failed at that COMMIT
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect(await ids()).toEqual([1, 3, 8]);
+    await sql`delete from t where id = 8`.execute(db);
   });
 
   it('a write alone is committed on its own, and its error rolls it back', async () => {
@@ -68,7 +84,7 @@ describe('group commit (sqlite)', () => {
   });
 
   it('when the COMMIT fails, every write of the group fails and nothing is kept', async () => {
-    const transaction = createGroupCommit(db);
+    const transaction = createGroupCommit(db, { timeBudgetMs: 60_000 });
     const outcomes = await Promise.allSettled([
       transaction(async (trx) => (await insert(20).execute(trx), 20)),
       transaction(async (trx) => {
@@ -87,7 +103,7 @@ describe('group commit (sqlite)', () => {
   });
 
   it('more writes than fit in one group are all answered, in order', async () => {
-    const transaction = createGroupCommit(db, 4);
+    const transaction = createGroupCommit(db, { maxWrites: 4 });
     const values = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         transaction(async (trx) => (await insert(100 + i).execute(trx), 100 + i)),
