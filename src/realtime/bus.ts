@@ -41,6 +41,8 @@ export interface EventBus {
 }
 
 const MAX_PAYLOAD_BYTES = 7900;
+/** At most this many events go in one NOTIFY statement (the rest wait for the next). */
+const MAX_EVENTS_PER_NOTIFY = 200;
 
 class Subscribers {
   private readonly handlers = new Set<BusHandler>();
@@ -137,19 +139,48 @@ export async function createPgEventBus(options: {
   };
   await connect();
 
+  // Events published while a NOTIFY is on its way go together in the next one: one statement
+  // (one round trip, one transaction) for the batch, in publication order (unnest yields the
+  // array in order, and pg_notify runs once per row as they come)
+  let waiting: { payload: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let sending = false;
+  const send = (): void => {
+    if (sending || waiting.length === 0) return;
+    sending = true;
+    const batch = waiting.slice(0, MAX_EVENTS_PER_NOTIFY);
+    waiting = waiting.slice(batch.length);
+    publisher
+      .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
+        channel,
+        batch.map((b) => b.payload),
+      ])
+      .then(
+        () => batch.forEach((b) => b.resolve()),
+        (err: unknown) => batch.forEach((b) => b.reject(err)),
+      )
+      .finally(() => {
+        sending = false;
+        send();
+      });
+  };
+
   return withPublishAfterCommit(
     {
-      async publish(event) {
+      publish(event) {
         const payload = JSON.stringify(event);
         if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-          throw new Error(`event ${event.type} is too large for the bus`);
+          return Promise.reject(new Error(`event ${event.type} is too large for the bus`));
         }
-        await publisher.query('SELECT pg_notify($1, $2)', [channel, payload]);
+        return new Promise<void>((resolve, reject) => {
+          waiting.push({ payload, resolve, reject });
+          send();
+        });
       },
       subscribe: (handler) => subscribers.add(handler),
       async close() {
         closed = true;
         if (retryTimer) clearTimeout(retryTimer);
+        for (const w of waiting.splice(0)) w.reject(new Error('the event bus is closed'));
         const client = listener;
         listener = null;
         await Promise.allSettled([client?.end(), publisher.end()]);
