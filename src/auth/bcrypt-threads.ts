@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -29,15 +28,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const os = require('node:os');
 const bcrypt = require(workerData.bcrypt);
-let niced = false;
 try {
   const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
   if (Number.isInteger(tid) && tid > 0) {
     os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.increment));
-    niced = true;
   }
 } catch {}
-parentPort.postMessage({ ready: true, niced });
 parentPort.on('message', ({ id, op, a, b }) => {
   try {
     const value = op === 'hash' ? bcrypt.hashSync(a, b) : bcrypt.compareSync(a, b);
@@ -62,7 +58,10 @@ interface Thread {
   busy: Job | null;
 }
 
-/** How many bcrypt threads: one per core, at least 2 (never more than 16). */
+/**
+ * How many bcrypt threads: one per core, at least 4 (libuv's default pool size, which bcrypt used
+ * before and which the bench's raw-bcrypt baseline uses), at most 16.
+ */
 export function bcryptThreadCount(cpus = os.availableParallelism?.() ?? os.cpus().length): number {
   return Math.min(16, Math.max(4, cpus));
 }
@@ -137,15 +136,3 @@ export function createBcryptThreads(count = bcryptThreadCount()) {
 }
 
 export type BcryptThreads = ReturnType<typeof createBcryptThreads>;
-
-/** The nice value of a thread of this process, by thread id (Linux), for tests. */
-export function threadNice(tid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // fields after the parenthesized name: state is field 3, nice is field 19
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[16]);
-  } catch {
-    return null;
-  }
-}

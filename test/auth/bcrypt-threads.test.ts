@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bcryptNice, createBcryptThreads, threadNice } from '../../src/auth/bcrypt-threads.js';
+import { bcryptNice, createBcryptThreads } from '../../src/auth/bcrypt-threads.js';
+
+/** The nice value of a thread of this process, by thread id (Linux's /proc). */
+function threadNice(tid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // the fields after the parenthesized name: nice is the 17th of them (field 19 of stat)
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return null;
+  }
+}
 
 const LINUX = fs.existsSync('/proc/thread-self');
 
