@@ -299,10 +299,20 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
     expect(whole.code, whole.stderr).toBe(0);
     const restoreMs = Date.now() - started;
 
-    const target = testEnvironment(dialect);
-    envs.push(target);
-    const killedAfter = Math.round(restoreMs * 0.8);
-    const code = await killedRestore(target, dump, killedAfter);
+    // a later restore can be faster than the first (tsx's and the disk's caches are warm): when
+    // one finishes before its kill, the next attempt, on a fresh database, is killed sooner
+    let target = testEnvironment(dialect);
+    let killedAfter = Math.round(restoreMs * 0.8);
+    let code: string | number | null = null;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (attempt > 0) {
+        target = testEnvironment(dialect);
+        killedAfter = Math.round(killedAfter / 2);
+      }
+      envs.push(target);
+      code = await killedRestore(target, dump, killedAfter);
+      if (code === 'SIGKILL') break;
+    }
     expect(code).toBe('SIGKILL');
 
     let found: string;
