@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
@@ -14,6 +13,7 @@ import {
   type Session,
 } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
+import { churnSchemas } from '../helpers/schema-churn.js';
 import { postBackup } from './helpers.js';
 import { runCli } from '../cli/run-cli.js';
 
@@ -184,31 +184,17 @@ describeOnPostgres('backups in a database that other clients change', () => {
   // CI and shared servers: other schemas of the same database come and go while a backup reads
   // the catalog. Only the server's own schema may matter.
   it('backups succeed while another client creates and drops schemas', async () => {
-    const other = new pg.Client({ connectionString: process.env.LARDER_TEST_DATABASE_URL });
-    await other.connect();
-    let stop = false;
-    let churned = 0;
-    const churn = (async () => {
-      for (let i = 0; !stop; i++) {
-        const schema = `churn_${process.pid}_${i}`;
-        await other.query(`create schema "${schema}"`);
-        await other.query(`create table "${schema}".t (id bigserial primary key, a text)`);
-        await other.query(`drop schema "${schema}" cascade`);
-        churned++;
-      }
-    })();
+    const churn = churnSchemas();
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 30; i++) {
         const res = await postBackup(t.app, t.admin);
         statuses.push(res.statusCode);
       }
-      expect(churned, 'schemas dropped while backups ran').toBeGreaterThan(0);
+      expect(churn.churned(), 'schemas dropped while backups ran').toBeGreaterThan(0);
       expect(statuses.filter((s) => s !== 201)).toEqual([]);
     } finally {
-      stop = true;
-      await churn;
-      await other.end();
+      await churn.stop();
     }
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { churnSchemas } from '../helpers/schema-churn.js';
 import { describeOnPostgres, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
 
 describeOnPostgres('table introspection on a database other clients change', () => {
@@ -49,26 +50,15 @@ describeOnPostgres('table introspection on a database other clients change', () 
   // Kysely's own introspection read every schema and failed when one was dropped meanwhile; its
   // migrator asks it at every start (the CI saw `schema "t_…" does not exist` in a migration)
   it('migrations and table lists go on while another client creates and drops schemas', async () => {
-    let stop = false;
-    let churned = 0;
-    const churn = (async () => {
-      for (let i = 0; !stop; i++) {
-        const schema = `churn_${process.pid}_${i}`;
-        await other.query(`create schema "${schema}"`);
-        await other.query(`create table "${schema}".t (id bigserial primary key)`);
-        await other.query(`drop schema "${schema}" cascade`);
-        churned++;
-      }
-    })();
+    const churn = churnSchemas();
     try {
       for (let i = 0; i < 40; i++) {
         await migrateToLatest(database.db);
         await database.db.introspection.getTables();
       }
-      expect(churned).toBeGreaterThan(0);
+      expect(churn.churned()).toBeGreaterThan(0);
     } finally {
-      stop = true;
-      await churn;
+      await churn.stop();
     }
   }, 60_000);
 });
