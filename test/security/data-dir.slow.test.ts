@@ -1,31 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
+import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
 import { inTestApp } from '../helpers/fixtures.js';
-import { fixture, multipart, resourceMetadata } from '../resources/helpers.js';
+import { resourceMetadata, upload } from '../resources/helpers.js';
 
 /** Issue 13 rows 10 and 12: several apps per dialect, so in the slow tier. */
 describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
   it('keeps everything under the data dir private (0700 folders, 0600 files)', async () => {
     await inTestApp(dialect, {}, async (t) => {
-      const admin = (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { username: 'admin', password: 'admin-password-1' },
-        })
-      ).json();
-      const body = multipart([
-        { name: 'metadata', data: JSON.stringify(resourceMetadata()) },
-        { name: 'file', filename: 'water-guide.pdf', data: fixture('water-guide.pdf') },
-      ]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/resources',
-        headers: { authorization: `Bearer ${admin.accessToken}`, ...body.headers },
-        payload: body.payload,
-      });
+      const admin = await loginAsAdmin(t.app);
+      const res = await upload(t.app, admin, 'water-guide.pdf', resourceMetadata());
       expect(res.statusCode, res.body).toBe(201);
       const wide: string[] = [];
       const walk = (p: string) => {
@@ -73,27 +58,9 @@ describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
           headers: { host: 'evil.example.com' },
         });
         expect(version.json().apkUrl).toBe('https://larder.example.org/app/static/larder.apk');
-        const admin = (
-          await t.app.inject({
-            method: 'POST',
-            url: '/api/auth/login',
-            payload: { username: 'admin', password: 'admin-password-1' },
-          })
-        ).json();
-        const body = multipart([
-          { name: 'metadata', data: JSON.stringify(resourceMetadata()) },
-          { name: 'file', filename: 'water-guide.pdf', data: fixture('water-guide.pdf') },
-        ]);
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/admin/resources',
-          headers: {
-            authorization: `Bearer ${admin.accessToken}`,
-            host: 'evil.example.com',
-            ...body.headers,
-          },
-          payload: body.payload,
-        });
+        const admin = await loginAsAdmin(t.app);
+        const fromElsewhere = { ...admin, headers: { ...admin.headers, host: 'evil.example.com' } };
+        const res = await upload(t.app, fromElsewhere, 'water-guide.pdf', resourceMetadata());
         expect(res.json().downloadUrl).toMatch(
           /^https:\/\/larder\.example\.org\/app\/api\/resources\/[0-9a-f-]+\/download$/,
         );
