@@ -17,15 +17,27 @@ export interface ClientSocket {
 
 export const sourceAddress = (i: number) => `127.0.0.${2 + (i % SOURCE_ADDRESSES)}`;
 
-/** Opens one socket and resolves on its first frame (Larder's `hello`; the bare server's too). */
-function open(url: string, token: string, i: number): Promise<ClientSocket> {
+/**
+ * Opens a socket from source address `i` with the token in the header. `hello` resolves on the
+ * server's `hello` frame (fails on a refused upgrade, an error, or no hello in `timeoutMs`, and
+ * the socket is terminated); every other frame goes to `onFrame`, before and after it.
+ */
+export function openUntilHello(
+  url: string,
+  token: string,
+  i: number,
+  timeoutMs: number,
+  onFrame: (frame: any) => void,
+): { ws: WebSocket; hello: Promise<void> } {
   const ws = new WebSocket(url, {
     headers: { authorization: `Bearer ${token}` },
     localAddress: sourceAddress(i),
   });
-  const socket: ClientSocket = { ws, updates: [] };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error('no hello within 60 s')), OPEN_TIMEOUT_MS);
+  const hello = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => fail(new Error(`no hello within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     const fail = (err: Error) => {
       clearTimeout(timer);
       ws.terminate();
@@ -33,18 +45,29 @@ function open(url: string, token: string, i: number): Promise<ClientSocket> {
     };
     ws.on('message', (data) => {
       const frame = JSON.parse(data.toString());
-      if (frame.type === 'inventoryUpdated') {
-        socket.updates.push({ revision: frame.revision, at: performance.now() });
-      } else if (frame.type === 'hello') {
+      if (frame.type === 'hello') {
         clearTimeout(timer);
-        resolve(socket);
-      }
+        resolve();
+      } else onFrame(frame);
     });
     ws.once('error', fail);
     ws.once('unexpected-response', (_req, res) =>
       fail(new Error(`upgrade refused: ${res.statusCode}`)),
     );
   });
+  return { ws, hello };
+}
+
+/** Opens one socket and resolves on its first frame (Larder's `hello`; the bare server's too). */
+async function open(url: string, token: string, i: number): Promise<ClientSocket> {
+  const updates: ClientSocket['updates'] = [];
+  const { ws, hello } = openUntilHello(url, token, i, OPEN_TIMEOUT_MS, (frame) => {
+    if (frame.type === 'inventoryUpdated') {
+      updates.push({ revision: frame.revision, at: performance.now() });
+    }
+  });
+  await hello;
+  return { ws, updates };
 }
 
 /** Opens a socket per token, `concurrency` attempts in flight; resolves when every one has its hello. */

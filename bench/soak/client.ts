@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { call, type Call, type Reply } from '../lib/http.js';
 import { USER_PASSWORD } from '../lib/larder.js';
 import { sleep } from '../lib/processes.js';
-import { sourceAddress } from '../lib/sockets.js';
+import { openUntilHello } from '../lib/sockets.js';
 import type { MessageRecord, Stats } from './stats.js';
 
 export interface Shared {
@@ -188,43 +188,27 @@ export class SoakClient {
   /** Opens the socket and resolves on its hello. */
   async connect(): Promise<void> {
     const url = `${this.shared.base.replace('http://', 'ws://')}/ws/sync`;
-    const ws = new WebSocket(url, {
-      headers: { authorization: `Bearer ${this.access}` },
-      localAddress: sourceAddress(this.index),
-    });
-    this.ws = ws;
     const openedAt = Date.now();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => fail(new Error('no hello within 30 s')),
-        SOCKET_OPEN_TIMEOUT_MS,
-      );
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        ws.terminate();
-        reject(err);
-      };
-      ws.on('message', (data) => {
-        const frame = JSON.parse(data.toString());
-        if (frame.type === 'hello') {
-          clearTimeout(timer);
-          this.socketOpenedAt = openedAt;
-          resolve();
-        } else this.onFrame(ws, frame, openedAt);
-      });
-      ws.once('error', fail);
-      ws.once('close', (code) => {
-        if (this.ws !== ws || this.loggingOut) return;
-        this.ws = null;
-        this.shared.stats.unexpected.push(`socket closed by the server: ${code}`);
-      });
-      ws.once('unexpected-response', (_req, res) =>
-        fail(new Error(`upgrade refused: ${res.statusCode}`)),
-      );
-    }).catch((err: Error) => {
-      if (this.ws === ws) this.ws = null;
-      this.shared.stats.errors.push(`socket: ${err.message}`);
+    const { ws, hello } = openUntilHello(
+      url,
+      this.access,
+      this.index,
+      SOCKET_OPEN_TIMEOUT_MS,
+      (frame) => this.onFrame(ws, frame, openedAt),
+    );
+    this.ws = ws;
+    ws.once('close', (code) => {
+      if (this.ws !== ws || this.loggingOut) return;
+      this.ws = null;
+      this.shared.stats.unexpected.push(`socket closed by the server: ${code}`);
     });
+    await hello.then(
+      () => void (this.socketOpenedAt = openedAt),
+      (err: Error) => {
+        if (this.ws === ws) this.ws = null;
+        this.shared.stats.errors.push(`socket: ${err.message}`);
+      },
+    );
     if (this.ws === ws) this.shared.stats.socketsOpened++;
   }
 
