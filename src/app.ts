@@ -1,4 +1,5 @@
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -51,7 +52,7 @@ export async function buildApp(
     logger: options.logger ?? loggerOptions(config.logLevel, config.logFormat),
     bodyLimit: JSON_BODY_LIMIT,
     // one line per request, written when it is answered (logRequests): not Fastify's two
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
     ...serverOptions(config.server),

@@ -1,4 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
 import { isPostgres } from './migrations/helpers.js';
 import * as core from './migrations/20261123_0001_core.js';
 import * as messages from './migrations/20261123_0200_messages.js';

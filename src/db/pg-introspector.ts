@@ -2,7 +2,6 @@ import {
   PostgresDialect,
   sql,
   type DatabaseIntrospector,
-  type DatabaseMetadata,
   type DatabaseMetadataOptions,
   type Kysely,
   type SchemaMetadata,
@@ -64,7 +63,13 @@ export class CurrentSchemaIntrospector implements DatabaseIntrospector {
       if (!options.withInternalKyselyTables && KYSELY_TABLES.has(row.table)) continue;
       let table = tables.get(row.table);
       if (!table) {
-        table = { name: row.table, schema: row.schema, isView: row.is_view, columns: [] };
+        table = {
+          name: row.table,
+          schema: row.schema,
+          isView: row.is_view,
+          isForeign: false,
+          columns: [],
+        };
         tables.set(row.table, table);
       }
       table.columns.push({
@@ -76,10 +81,6 @@ export class CurrentSchemaIntrospector implements DatabaseIntrospector {
       });
     }
     return [...tables.values()];
-  }
-
-  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables(options) };
   }
 }
 

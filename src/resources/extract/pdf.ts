@@ -63,12 +63,10 @@ export async function extractPdf(file: string): Promise<ExtractedMetadata> {
     };
     const task = getDocument({
       range: transport,
-      length: size,
       rangeChunkSize: CHUNK,
       disableAutoFetch: true,
       disableStream: true,
       standardFontDataUrl: STANDARD_FONTS,
-      isEvalSupported: false,
       useSystemFonts: false,
       verbosity: 0,
     });
