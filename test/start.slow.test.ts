@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, destroyTestEnvironment, testEnvironment } from './helpers/app.js';
@@ -22,6 +23,12 @@ describe('npm start', () => {
     const server = await startServer(env, { compiled: true });
     try {
       expect((await http(server.base, 'GET', '/health')).status).toBe(200);
+      // the first start says which migrations it applied, and warns of nothing
+      expect(server.output()).toMatch(/applied \d+ database migration\(s\)/);
+      expect(server.output()).toContain('20261123_0001_core');
+      expect(server.output()).not.toMatch(/Deprecat|Warning|FSTDEP/i);
+      // the folder the README tells the admin to copy the APK into
+      expect(fs.statSync(path.join(env.LARDER_DATA_DIR!, 'static')).isDirectory()).toBe(true);
       const login = await http(server.base, 'POST', '/api/auth/login', {
         body: { username: 'admin', password: ADMIN_PASSWORD },
       });

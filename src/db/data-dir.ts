@@ -13,6 +13,8 @@ const PRIVATE_FILE = 0o600;
  */
 export function secureDataDir(dataDir: string): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR });
+  // where the admin copies the APK (README, "Publish the Android app"): there before they look
+  fs.mkdirSync(path.join(dataDir, 'static'), { mode: PRIVATE_DIR, recursive: true });
   tighten(dataDir, 0);
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
@@ -22,6 +22,24 @@ export interface Database {
    */
   dataVersion?: () => number;
   destroy(): Promise<void>;
+}
+
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its migrator
+ * would apply each statement on its own: a process killed during a first start left half a
+ * schema that the next start refused (`table "resources" already exists`). Saying so makes the
+ * migrator wrap all pending migrations in one transaction, as it does on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class LarderSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 }
 
 export function sqlitePath(config: Pick<Config, 'dataDir'>): string {
@@ -47,7 +65,7 @@ export async function createDatabase(
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({
-      dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }),
+      dialect: new LarderSqliteDialect({ database: cachingDatabase(sqlite) }),
     });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {

@@ -7,11 +7,13 @@ import * as resources from './migrations/20261123_0300_resources.js';
 import * as sessions from './migrations/20261125_0400_sessions.js';
 import * as expiry from './migrations/20261125_0500_expiry.js';
 
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
 /**
  * Every migration in order. Add new ones at the end; never edit one that has been released.
  * Names sort by time so both dialects apply them in the same order.
  */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261123_0001_core': core,
   '20261123_0200_messages': messages,
   '20261123_0300_resources': resources,
@@ -19,8 +21,25 @@ const migrations: Record<string, Migration> = {
   '20261125_0500_expiry': expiry,
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+/**
+ * The data a migration derives from rows that existed before it (a backfill). A restore of a
+ * backup made before that migration runs it again once the backup's rows have arrived: the
+ * migration itself ran on the empty database the backup was restored into.
+ */
+export const BACKFILLS: Readonly<Record<string, (db: Kysely<any>) => Promise<void>>> = {
+  '20261125_0400_sessions': sessions.backfillSessions,
+};
+
+/**
+ * Applies every pending migration, all in one transaction on both dialects (SQLite's DDL is
+ * transactional too: src/db/database.ts tells Kysely so): a process killed halfway leaves the
+ * schema it found, and the next start applies them again from there. Returns the names applied.
+ * `migrations` is for tests that need a migration of their own.
+ */
+export async function migrateToLatest(
+  db: Kysely<any>,
+  migrations: Readonly<Record<string, Migration>> = MIGRATIONS,
+): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: a database
   // holding several Larder schemas (tests, several deployments) would find another's tables.
   const schema = isPostgres(db)
@@ -28,7 +47,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     : undefined;
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => ({ ...migrations }) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -22,7 +22,10 @@ async function database(app: FastifyInstance, options: { config: Config }): Prom
     app.log.warn({ err }, 'a database connection was lost; the pool opens a new one'),
   );
   try {
-    await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) {
+      app.log.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
+    }
   } catch (err) {
     await database.destroy();
     throw err;

@@ -7,6 +7,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export interface ServerProcess {
   base: string;
   child: ChildProcess;
+  /** everything the process wrote to stdout and stderr so far */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export function startServer(
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ base: match[1]!, child, stop });
+        resolve({ base: match[1]!, child, output: () => output, stop });
       }
     });
     child.once('exit', (code) => {

@@ -16,11 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('address', 'text')
     .execute();
   await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
-  // every sign-in made before sessions existed becomes one, so its refresh token keeps working
-  await sql`
-    insert into sessions (id, user_id, created_at, last_used_at)
-    select family_id, user_id, min(created_at), max(created_at)
-    from refresh_tokens group by family_id, user_id`.execute(db);
+  await backfillSessions(db);
 
   await db.schema
     .createTable('login_throttle')
@@ -30,6 +26,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('window_ends_at', 'bigint', (c) => c.notNull())
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
     .execute();
+}
+
+/**
+ * Every sign-in made before sessions existed becomes one, so its refresh token keeps working.
+ * Also run by a restore of a backup made before this migration (src/db/migrate.ts BACKFILLS).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function backfillSessions(db: Kysely<any>): Promise<void> {
+  await sql`
+    insert into sessions (id, user_id, created_at, last_used_at)
+    select family_id, user_id, min(created_at), max(created_at)
+    from refresh_tokens
+    where family_id not in (select id from sessions)
+    group by family_id, user_id`.execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
