@@ -12,7 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { socketCases } from './cases/sockets.js';
-import { inventoryGet, inventoryGetGzip, messages, patch } from './cases/http.js';
+import { commitSync, inventoryGet, inventoryGetGzip, messages, patch } from './cases/http.js';
 import { snapshot, startup } from './cases/large.js';
 import { logins } from './cases/logins.js';
 import { seedLarge } from './fixtures/large.js';
@@ -31,6 +31,7 @@ const HTTP_CASES: Partial<Record<CaseName, (o: Options, s: Standard) => Promise<
   'inventory-get-gzip': inventoryGetGzip,
   patch,
   messages,
+  'commit-sync': commitSync,
   logins,
 };
 

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, isValidPassword, loadConfigFromEnvironment, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { CliFailure, readNewPassword } from './cli-password.js';
+import { LARDER_VERSION } from './version.js';
 
 /** The heavy modules load only for a command that needs them: --help and usage errors stay fast. */
 async function modules() {
@@ -63,6 +64,7 @@ Commands:
                               they can sign in again at once
   migrate                     apply pending database migrations
   help                        show this text (also: --help)
+  version                     print Larder's version (also: --version)
 
 The database and directories come from the same LARDER_* variables as the server
 (LARDER_DATABASE_URL, LARDER_DATABASE_SCHEMA, LARDER_DATA_DIR, LARDER_BACKUP_DIR, ...).
@@ -249,7 +251,10 @@ commands.unlock = {
  * not take, or a wrong number of arguments, is a usage error naming it.
  */
 function parseCommandLine(argv: string[]) {
-  const known: Options = { help: { type: 'boolean', short: 'h' } };
+  const known: Options = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  };
   for (const command of Object.values(commands)) Object.assign(known, command.options);
   // not strict: an unknown option comes back as a token, so the message can name it
   const { values, positionals, tokens } = parseArgs({
@@ -261,6 +266,7 @@ function parseCommandLine(argv: string[]) {
   });
   const [name, ...args] = positionals;
   if (values.help === true || name === 'help') return { help: true } as const;
+  if (values.version === true || name === 'version') return { version: true } as const;
   if (name === undefined) throw new UsageError('no command given');
   const command = commands[name];
   if (!command) throw new UsageError(`unknown command "${name}"`);
@@ -290,6 +296,10 @@ async function main(argv: string[]): Promise<number> {
     if (!(err instanceof UsageError)) throw err;
     say(`${err.message} (see larder --help)`);
     return 2;
+  }
+  if ('version' in parsed) {
+    process.stdout.write(`larder ${LARDER_VERSION} (Node.js ${process.version})\n`);
+    return 0;
   }
   if (parsed.help) {
     process.stdout.write(USAGE);

@@ -32,7 +32,8 @@ async function openDatabase() {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    db.pragma('synchronous = NORMAL');
+    // Larder's setting; the commit-sync case also runs NORMAL to show what FULL costs
+    db.pragma(`synchronous = ${config.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     const statements = {};
     for (const [name, text] of Object.entries(SQL)) statements[name] = db.prepare(text);
     return {

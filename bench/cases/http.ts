@@ -96,15 +96,15 @@ export async function inventoryGetGzip(o: Options, std: Standard): Promise<Row[]
   return [row];
 }
 
-export async function patch(o: Options, std: Standard): Promise<Row[]> {
+/** PATCHes that each change a quantity, round-robin over the writers and their items. */
+function patchLoad(std: Standard): Load {
   const writers = std.writers;
   let write = 0; // one sequence across warm-up, measurement and baseline: every write changes
-  const load: Load = {
+  return {
     connections: 32,
     method: 'PATCH',
     path: '/',
     headers: { 'content-type': 'application/json' },
-    // every write changes the quantity, round-robin over the writers and their items
     vary: () => {
       const n = write++;
       const writer = writers[n % writers.length]!;
@@ -116,26 +116,12 @@ export async function patch(o: Options, std: Standard): Promise<Row[]> {
       };
     },
   };
-  const database = await copyDatabase(std.store);
-  const statement = database.dialect === 'sqlite' ? 'better-sqlite3 (WAL)' : 'pg';
-  const row = await compare(
-    o,
-    `\`PATCH /api/inventory/items/{id}\`, 32 connections, ${writers.length} inventories`,
-    std.larder.base,
-    load,
-    {
-      label: `bare node:http + JSON parse + the same one-row UPDATE with ${statement}`,
-      start: () =>
-        startBaseline('bare-http.mjs', { mode: 'patch', ...database, tokens: tokenTable(writers) }),
-    },
-    { text: '≥ 0.4', ratio: 0.4 },
-  );
-  return [row];
 }
 
-export async function messages(o: Options, std: Standard): Promise<Row[]> {
+/** Messages from each writer to the next. */
+function messageLoad(std: Standard): Load {
   const writers = std.writers;
-  const load: Load = {
+  return {
     connections: 16,
     method: 'POST',
     path: '/api/messages',
@@ -149,12 +135,38 @@ export async function messages(o: Options, std: Standard): Promise<Row[]> {
       };
     },
   };
+}
+
+export async function patch(o: Options, std: Standard): Promise<Row[]> {
+  const database = await copyDatabase(std.store);
+  const statement = database.dialect === 'sqlite' ? 'better-sqlite3 (WAL)' : 'pg';
+  const row = await compare(
+    o,
+    `\`PATCH /api/inventory/items/{id}\`, 32 connections, ${std.writers.length} inventories`,
+    std.larder.base,
+    patchLoad(std),
+    {
+      label: `bare node:http + JSON parse + the same one-row UPDATE with ${statement}`,
+      start: () =>
+        startBaseline('bare-http.mjs', {
+          mode: 'patch',
+          ...database,
+          tokens: tokenTable(std.writers),
+        }),
+    },
+    { text: '≥ 0.4', ratio: 0.4 },
+  );
+  return [row];
+}
+
+export async function messages(o: Options, std: Standard): Promise<Row[]> {
+  const writers = std.writers;
   const database = await copyDatabase(std.store);
   const row = await compare(
     o,
     '`POST /api/messages`, 16 connections',
     std.larder.base,
-    load,
+    messageLoad(std),
     {
       label: 'bare node:http + JSON parse + one INSERT',
       start: () =>
@@ -167,4 +179,45 @@ export async function messages(o: Options, std: Standard): Promise<Row[]> {
     { text: '≥ 0.4', ratio: 0.4 },
   );
   return [row];
+}
+
+/**
+ * What a durable commit costs on SQLite: the bare PATCH and message servers with
+ * `synchronous=FULL` (Larder's setting: the WAL is synced at every commit) against the same
+ * servers with `synchronous=NORMAL` (synced at checkpoints only), with the same loads.
+ */
+export async function commitSync(o: Options, std: Standard): Promise<Row[]> {
+  const database = await copyDatabase(std.store);
+  if (database.dialect !== 'sqlite') return [];
+  const timing = { seconds: o.seconds, warmupSeconds: o.warmupSeconds };
+  const rows: Row[] = [];
+  for (const [mode, load, what] of [
+    ['patch', patchLoad(std), 'one-row UPDATE (PATCH), 32 connections'],
+    ['message', messageLoad(std), 'one INSERT (message), 16 connections'],
+  ] as const) {
+    const measure = async (synchronous: string) => {
+      const server = await startBaseline('bare-http.mjs', {
+        mode,
+        ...database,
+        synchronous,
+        tokens: tokenTable(std.writers),
+      });
+      try {
+        return await throughput(server.base, load, timing);
+      } finally {
+        await server.stop();
+      }
+    };
+    const normal = await measure('NORMAL');
+    const full = await measure('FULL');
+    rows.push({
+      case: `bare ${what}: \`synchronous=FULL\` against \`NORMAL\``,
+      larder: `FULL: ${rate(full)}`,
+      baseline: `NORMAL: ${rate(normal)}`,
+      ratio: ratio(full.rps, normal.rps),
+      target: 'measured, not judged',
+      met: null,
+    });
+  }
+  return rows;
 }

@@ -7,6 +7,7 @@ export const CASES = [
   'inventory-get-gzip',
   'patch',
   'messages',
+  'commit-sync',
   'logins',
   'connect',
   'push',

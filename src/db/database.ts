@@ -63,7 +63,10 @@ export async function createDatabase(
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('synchronous = NORMAL');
+    // An answered write is on stable storage: in WAL mode FULL syncs the WAL at every commit
+    // (NORMAL only at checkpoints, so a power cut could take back answered writes). Group
+    // commit (src/db/group-commit.ts) shares that sync among the writes of one loop turn.
+    sqlite.pragma('synchronous = FULL');
     const db = new Kysely<DB>({
       dialect: new LarderSqliteDialect({ database: cachingDatabase(sqlite) }),
     });

@@ -33,11 +33,25 @@ describe.concurrent('larder command line: usage', () => {
       'backup',
       'restore <file> [--force]',
       'reset-password <username>',
+      'unlock <username>',
       'migrate',
+      'version',
     ]) {
       expect(r.stdout).toContain(c);
     }
   });
+
+  it.each([[['--version']], [['-v']], [['version']]])(
+    'larder %j prints the version from package.json and exits 0',
+    async (args) => {
+      const { version } = JSON.parse(
+        fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8'),
+      ) as { version: string };
+      const r = await runCli(env, args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`larder ${version} (Node.js ${process.version})\n`);
+    },
+  );
 
   it.each([
     [[], /Usage: larder/],

@@ -18,13 +18,18 @@ export interface ServerProcess {
  */
 export function startServer(
   env: Record<string, string>,
-  options: { compiled?: boolean } = {},
+  options: {
+    compiled?: boolean;
+    /** a command the server runs under, e.g. `['strace', '-o', file]` */
+    wrapper?: string[];
+  } = {},
 ): Promise<ServerProcess> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith('LARDER_')),
   );
   const args = options.compiled ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
-  const child = spawn(process.execPath, args, {
+  const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
+  const child = spawn(command!, [...prefix, ...args], {
     cwd: ROOT,
     env: { ...clean, ...env, LARDER_HOST: '127.0.0.1', LARDER_PORT: '0', LARDER_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
