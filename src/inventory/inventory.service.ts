@@ -27,10 +27,16 @@ export function createInventoryService(deps: {
   db: Kysely<DB>;
   bus: EventBus;
   clock: () => number;
+  /** LARDER_CLOCK_SKEW in ms (default 60 s: the CLI's writers need no config) */
+  clockSkewMs?: number;
 }) {
   const { db, clock } = deps;
   const cache = createSnapshotCache();
-  const mutate = createMutate({ ...deps, afterWrite: (inventoryId) => cache.forget(inventoryId) });
+  const mutate = createMutate({
+    ...deps,
+    clockSkewMs: deps.clockSkewMs ?? 60_000,
+    afterWrite: (inventoryId) => cache.forget(inventoryId),
+  });
 
   async function pruneHistory(): Promise<number> {
     const cutoff = clock() - HISTORY_MS;
