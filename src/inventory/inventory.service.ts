@@ -6,6 +6,9 @@ import { createMutate } from './inventory.mutate.js';
 import * as repo from './inventory.repository.js';
 import { createItemsService } from './items/items.service.js';
 import { createNamedService } from './named/named.service.js';
+import { pruneDeleted } from './items/items.repository.js';
+import { createOfflineService } from './offline/offline.service.js';
+import { pruneResults } from './offline/offline.repository.js';
 import { createSettingsService } from './settings/settings.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
@@ -40,11 +43,18 @@ export function createInventoryService(deps: {
 
   async function pruneHistory(): Promise<number> {
     const cutoff = clock() - HISTORY_MS;
-    return db.transaction().execute((trx) => repo.pruneHistory(trx, cutoff));
+    return db.transaction().execute(async (trx) => {
+      // operation ids and ended item ids are remembered as long as the history
+      await pruneResults(trx, cutoff);
+      await pruneDeleted(trx, cutoff);
+      return repo.pruneHistory(trx, cutoff);
+    });
   }
 
+  const sync = createSyncService({ db, cache });
   return {
-    sync: createSyncService({ db, cache }),
+    sync,
+    offline: createOfflineService({ mutate, sync }),
     replace: createReplaceService({ mutate }),
     summary: createSummaryService({ db, clock }),
     items: createItemsService({ db, mutate }),
