@@ -8,6 +8,7 @@ export const CASES = [
   'patch',
   'messages',
   'logins',
+  'offline-sync',
   'connect',
   'push',
   'snapshot',
