@@ -1,4 +1,5 @@
 import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
+import { toItem } from '../inventory.mapper.js';
 import type { Item } from '../inventory.schemas.js';
 import type { MutationContext } from '../inventory.mutate.js';
 import {
@@ -37,17 +38,8 @@ interface Entry {
 }
 
 export function valuesOf(row: ItemsStateTable): Values {
-  return {
-    name: row.name,
-    categoryId: Number(row.category_id),
-    quantity: Number(row.quantity),
-    unit: row.unit,
-    unitPrice: Number(row.unit_price),
-    kcalPerKg: row.kcal_per_kg === null ? null : Number(row.kcal_per_kg),
-    expiryDate: row.expiry_date,
-    locationId: Number(row.location_id),
-    notes: row.notes,
-  };
+  const { id: _id, lastUpdated: _time, revision: _revision, ...values } = toItem(row);
+  return values;
 }
 
 /** The stored state of a row (its values, time and merge state). */
