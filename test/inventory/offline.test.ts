@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, createUser, loginAsAdmin, type Session } from '../helpers/app.js';
+import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { openSocket, type TestSocket } from '../helpers/ws.js';
 import { call, itemBody, seedBasics, share, updateFor } from './helpers.js';
 
@@ -469,6 +470,27 @@ describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect
     expect((await get('honey')).quantity).toBe(4);
   });
 
+  it('a REST delete and a whole-inventory PUT end ids for the queue; a REST create revives one', async () => {
+    const now = Date.now();
+    await seed('crackers');
+    expect((await call(t.app, dad, 'DELETE', '/api/inventory/items/crackers')).status).toBe(204);
+    const late = await sync(mom, { ops: [op('crackers', 'adjust', { delta: -1 }, now - 1000)] });
+    expect(late.body.results[0].code).toBe('item_deleted');
+    expect(
+      (await call(t.app, dad, 'PUT', '/api/inventory/items/crackers', itemBody())).status,
+    ).toBe(201);
+    const revived = await sync(mom, { ops: [op('crackers', 'adjust', { delta: -1 }, now)] });
+    expect(revived.body.results[0]).toMatchObject({ status: 'applied', item: { quantity: 1 } });
+
+    const snapshot = (await call(t.app, mom, 'GET', '/api/inventory')).body;
+    // (items counted below zero by adjusts cannot be sent back as absolute quantities)
+    const kept = snapshot.items.filter((i: any) => i.id !== 'crackers' && i.quantity >= 0);
+    const { inventoryId: _id, revision: _revision, ...body } = { ...snapshot, items: kept };
+    expect((await call(t.app, dad, 'PUT', '/api/inventory', body)).status).toBe(200);
+    const gone = await sync(mom, { ops: [op('crackers', 'update', { notes: 'x' }, now + 1000)] });
+    expect(gone.body.results[0].code).toBe('item_deleted');
+  });
+
   it('operation ids are forgotten with the history after 90 days', async () => {
     await seed('rusk');
     const batch = { ops: [op('rusk', 'adjust', { delta: 1 }, Date.now() - 1000)] };
@@ -488,5 +510,28 @@ describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect
     } finally {
       t.clock.advance(-91 * DAY);
     }
+  });
+});
+
+describe.each(DIALECTS)('LARDER_CLOCK_SKEW (%s)', (dialect) => {
+  it('is how far ahead a phone may be: with 0 every future time counts as now', async () => {
+    await inTestApp(dialect, { extraEnv: { LARDER_CLOCK_SKEW: '0' } }, async (t) => {
+      const anna = await createUser(t.app, await loginAsAdmin(t.app), 'anna');
+      await seedBasics(t.app, anna);
+      const soon = Date.now() + 30_000;
+      const res = await call(
+        t.app,
+        anna,
+        'PUT',
+        '/api/inventory/items/a',
+        itemBody({ lastUpdated: soon }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.lastUpdated).toBeLessThan(soon);
+      expect(res.body.lastUpdated).toBeGreaterThan(soon - 60_000);
+    });
+    expect(loadConfig({}).clockSkewMs).toBe(60_000);
+    expect(loadConfig({ LARDER_CLOCK_SKEW: '2m' }).clockSkewMs).toBe(120_000);
+    expect(() => loadConfig({ LARDER_CLOCK_SKEW: 'soon' })).toThrow(ConfigError);
   });
 });
