@@ -205,7 +205,7 @@ export function createTransferService(deps: {
           ),
           location: await ensureNamed(ctx, 'locations', contents.locations, plan.locationsToCreate),
         };
-        // every row is one write through the item writer, stamped with its time (no time: now)
+        // every row is one write through the item writer, stamped with its time (none: now, as REST)
         const items = await openItems(
           ctx,
           plan.rows.map((r) => r.id),
@@ -213,7 +213,9 @@ export function createTransferService(deps: {
         for (const { row, id, action } of plan.rows) {
           if (action === 'unchanged') continue;
           const fields = rowFields(row, ids, ctx.now);
-          const t = row.lastUpdated === null ? ctx.now : ctx.clamp(fields.last_updated);
+          const stored = Number(items.storedRow(id)?.last_updated ?? 0);
+          const t =
+            row.lastUpdated === null ? Math.max(ctx.now, stored) : ctx.clamp(row.lastUpdated);
           items.write(id, valuesOfFields(fields), { t, o: '' });
         }
         await items.flush();
