@@ -118,7 +118,6 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
     exists: (id: string) => entryOf(id).state !== null,
     /** A delete ended this id for the queue. */
     isDeleted: (id: string) => entryOf(id).deleted,
-    state: (id: string) => entryOf(id).state,
     /** The row as stored when opened. */
     storedRow: (id: string) => entryOf(id).storedRow,
 
@@ -143,13 +142,6 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       const outcome = applyWrite(e.state, values, stamp);
       e.state = outcome.state;
       return outcome.kept;
-    },
-
-    /** Replaces the item whatever its stamps (PUT /api/inventory: the body wins). */
-    replace(id: string, values: Values, stamp: Stamp): void {
-      const e = entryOf(id);
-      e.state = newState(values, stamp);
-      e.deleted = false;
     },
 
     adjust(id: string, delta: number, stamp: Stamp): void {
@@ -179,7 +171,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
         } else {
           const row = rowOf(ctx.inventoryId, e.id, e.state, wire ? ctx.revision : e.storedRevision);
           if (e.stored === null) inserts.push(row);
-          else if (wire || encodeState(e.stored) !== row.merge_state) {
+          else if (wire || e.storedRow!.merge_state !== row.merge_state) {
             await repo.writeItem(ctx.trx, row, true);
           }
         }
