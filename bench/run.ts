@@ -4,6 +4,7 @@
  *   npm run bench                      every case at full size (~10 minutes)
  *   npm run bench -- --quick           small sizes, a few seconds per case (smoke run, nothing judged)
  *   npm run bench -- --case patch      one case (repeatable); --pg for PostgreSQL; --help for all
+ *   npm run bench -- --case offline-sync   a week's offline queue: one batch against 1,000 PATCHes
  *
  * The server runs as in production (`node dist/main.js`, compiled first when stale) as its own
  * process on loopback with a temporary data dir (on PostgreSQL its own schema); the load comes from
@@ -15,6 +16,7 @@ import { socketCases } from './cases/sockets.js';
 import { commitSync, inventoryGet, inventoryGetGzip, messages, patch } from './cases/http.js';
 import { snapshot, startup } from './cases/large.js';
 import { logins } from './cases/logins.js';
+import { offlineSync } from './cases/offline.js';
 import { seedLarge } from './fixtures/large.js';
 import { startStandard, type Standard } from './fixtures/standard.js';
 import { checkOpenFiles } from './lib/limits.js';
@@ -33,6 +35,7 @@ const HTTP_CASES: Partial<Record<CaseName, (o: Options, s: Standard) => Promise<
   messages,
   'commit-sync': commitSync,
   logins,
+  'offline-sync': offlineSync,
 };
 
 function build(): void {

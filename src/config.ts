@@ -47,6 +47,8 @@ export interface Config {
   messagesPerMinute: number;
   /** sockets one user may hold per instance; one more closes their oldest (code 4008) */
   socketsPerUser: number;
+  /** how far ahead of the server's clock a client's edit time may be before it counts as now (ms) */
+  clockSkewMs: number;
   /** mean event-loop delay (ms) over which requests get 503 + Retry-After; 0: never */
   overloadEventLoopDelayMs: number;
   /** V8 heap in use (MB) over which requests get 503 + Retry-After; 0: never */
@@ -190,6 +192,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     timeZone: timeZone(read('TZ'), fail),
     messagesPerMinute: integer('MESSAGES_PER_MINUTE', 120, 1, 1_000_000),
     socketsPerUser: integer('SOCKETS_PER_USER', 16, 1, 10_000),
+    clockSkewMs: duration('CLOCK_SKEW', 60, true) * 1000,
     overloadEventLoopDelayMs: integer('OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     overloadHeapMb: integer('OVERLOAD_HEAP_MB', 0, 0, 1_000_000),
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,

@@ -9,6 +9,7 @@ export const CASES = [
   'messages',
   'commit-sync',
   'logins',
+  'offline-sync',
   'connect',
   'push',
   'snapshot',

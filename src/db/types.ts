@@ -81,6 +81,26 @@ export interface ItemsTable {
   revision: number;
 }
 
+/** An item row with its merge state (items.merge.ts): what the one item writer reads and writes. */
+export interface ItemsStateTable extends ItemsTable {
+  /** JSON of per-field times, quantity base and adjustments; '' = all at last_updated, no adjustments */
+  merge_state: string;
+}
+
+export interface SyncOpsTable {
+  inventory_id: string;
+  op_id: string;
+  /** the first result of the operation, as JSON */
+  result: string;
+  recorded_at: number;
+}
+
+export interface DeletedItemsTable {
+  inventory_id: string;
+  item_id: string;
+  deleted_at: number;
+}
+
 export interface SettingsTable {
   inventory_id: string;
   key: string;
@@ -207,7 +227,9 @@ export interface DB {
   login_throttle: LoginThrottleTable;
   categories: NamedEntityTable;
   locations: NamedEntityTable;
-  items: ItemsTable;
+  items: ItemsStateTable;
+  sync_ops: SyncOpsTable;
+  deleted_items: DeletedItemsTable;
   settings: SettingsTable;
   change_log: ChangeLogTable;
   messages: MessagesTable;

@@ -1,5 +1,6 @@
 import type { ItemsTable, NamedEntityTable, SettingsTable } from '../db/types.js';
 import type { Item, ItemInput, Named, Settings } from './inventory.schemas.js';
+import type { Values } from './items/items.merge.js';
 
 /**
  * Rows to wire objects (numbers parsed: PostgreSQL returns bigints as strings), and the few
@@ -78,9 +79,30 @@ function storedFields(row: ItemsTable): ItemFields {
 /** Same stored content; `last_updated` only counts when the client sent one. */
 export function sameItemContent(row: ItemsTable, fields: ItemFields, compareTime: boolean) {
   const stored = storedFields(row);
-  return (Object.keys(stored) as (keyof ItemFields)[]).every(
+  // the keys of `fields`: a row read with its merge state has one more column
+  return (Object.keys(fields) as (keyof ItemFields)[]).every(
     (f) => (f === 'last_updated' && !compareTime) || stored[f] === fields[f],
   );
+}
+
+/** An item row's content as the merge rules (items/items.merge.ts) name its fields. */
+export function valuesOfFields(fields: ItemFields): Values {
+  return {
+    name: fields.name,
+    categoryId: fields.category_id,
+    quantity: fields.quantity,
+    unit: fields.unit,
+    unitPrice: fields.unit_price,
+    kcalPerKg: fields.kcal_per_kg,
+    expiryDate: fields.expiry_date,
+    locationId: fields.location_id,
+    notes: fields.notes,
+  };
+}
+
+/** An item sent by a client as the merge rules (items/items.merge.ts) name its fields. */
+export function valuesOfInput(input: ItemInput): Values {
+  return valuesOfFields(itemFields(input, 0));
 }
 
 /** Names of categories and locations are compared ignoring letter case and surrounding blanks. */

@@ -15,6 +15,11 @@ export interface MutationContext {
   inventoryId: string;
   revision: number;
   now: number;
+  /**
+   * A client's edit time as the write may use it: a time later than now + LARDER_CLOCK_SKEW counts
+   * as now, so a phone whose clock runs ahead cannot lock an item.
+   */
+  clamp: (time: number) => number;
   changes: repo.ChangeRecord[];
   /**
    * New items this write created: count every one. When above zero, mutate refuses the write
@@ -42,10 +47,12 @@ export function createMutate(deps: {
   db: Kysely<DB>;
   bus: EventBus;
   clock: () => number;
+  /** LARDER_CLOCK_SKEW in ms */
+  clockSkewMs: number;
   /** Called after the commit of every write that bumped the revision (the snapshot cache). */
   afterWrite?: (inventoryId: string, revision: number) => void;
 }): Mutate {
-  const { db, bus, clock, afterWrite } = deps;
+  const { db, bus, clock, clockSkewMs, afterWrite } = deps;
   const transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
     ? (work) => db.transaction().execute(work)
     : createGroupCommit(db);
@@ -53,11 +60,13 @@ export function createMutate(deps: {
     const { result, revision } = await transaction(async (trx) => {
       const inventory = await repo.lockInventory(trx, inventoryId);
       if (!inventory) throw missing();
+      const now = clock();
       const ctx: MutationContext = {
         trx,
         inventoryId,
         revision: Number(inventory.revision) + 1,
-        now: clock(),
+        now,
+        clamp: (time) => (time > now + clockSkewMs ? now : time),
         changes: [],
         itemsAdded: 0,
         pace: timeSlicer(),

@@ -4,6 +4,7 @@ import { ItemSchema, NamedSchema } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import { itemsRoutes } from './items/items.routes.js';
 import { namedRoutes } from './named/named.routes.js';
+import { offlineRoutes } from './offline/offline.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
 import { summaryRoutes } from './summary/summary.routes.js';
 import { SummarySchema } from './summary/summary.schemas.js';
@@ -33,5 +34,6 @@ export function inventoryRoutes(deps: {
     await app.register(namedRoutes(inventory.categories, 'categories'));
     await app.register(namedRoutes(inventory.locations, 'locations'));
     await app.register(transferRoutes(inventory.transfer));
+    await app.register(offlineRoutes(inventory.offline));
   };
 }

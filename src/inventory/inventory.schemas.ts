@@ -50,6 +50,10 @@ export const ItemSchema = Type.Object(
   {
     id: Type.String(),
     ...itemFields,
+    quantity: Type.Number({
+      maximum: 1e12,
+      description: 'below 0 when offline adjustments used more than was counted (stored as it is)',
+    }),
     revision: Type.Integer({ description: 'inventory revision of the last change (server-set)' }),
   },
   { $id: 'InventoryItem' },

@@ -6,6 +6,9 @@ import { createMutate } from './inventory.mutate.js';
 import * as repo from './inventory.repository.js';
 import { createItemsService } from './items/items.service.js';
 import { createNamedService } from './named/named.service.js';
+import { pruneDeleted } from './items/items.repository.js';
+import { createOfflineService } from './offline/offline.service.js';
+import { pruneResults } from './offline/offline.repository.js';
 import { createSettingsService } from './settings/settings.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
@@ -27,18 +30,31 @@ export function createInventoryService(deps: {
   db: Kysely<DB>;
   bus: EventBus;
   clock: () => number;
+  /** LARDER_CLOCK_SKEW in ms (default 60 s: the CLI's writers need no config) */
+  clockSkewMs?: number;
 }) {
   const { db, clock } = deps;
   const cache = createSnapshotCache();
-  const mutate = createMutate({ ...deps, afterWrite: (inventoryId) => cache.forget(inventoryId) });
+  const mutate = createMutate({
+    ...deps,
+    clockSkewMs: deps.clockSkewMs ?? 60_000,
+    afterWrite: (inventoryId) => cache.forget(inventoryId),
+  });
 
   async function pruneHistory(): Promise<number> {
     const cutoff = clock() - HISTORY_MS;
-    return db.transaction().execute((trx) => repo.pruneHistory(trx, cutoff));
+    return db.transaction().execute(async (trx) => {
+      // operation ids and ended item ids are remembered as long as the history
+      await pruneResults(trx, cutoff);
+      await pruneDeleted(trx, cutoff);
+      return repo.pruneHistory(trx, cutoff);
+    });
   }
 
+  const sync = createSyncService({ db, cache });
   return {
-    sync: createSyncService({ db, cache }),
+    sync,
+    offline: createOfflineService({ mutate, sync }),
     replace: createReplaceService({ mutate }),
     summary: createSummaryService({ db, clock }),
     items: createItemsService({ db, mutate }),

@@ -82,7 +82,7 @@ async function services(
     windowMs: config.loginRateWindowSeconds * 1000,
     clock,
   });
-  const inventory = createInventoryService({ db, bus, clock });
+  const inventory = createInventoryService({ db, bus, clock, clockSkewMs: config.clockSkewMs });
   const inventories = createInventoriesService({ db, clock, inventory });
   const sessions = createSessionStore({ db, bus, clock, dataVersion: database.dataVersion });
   const users = createUsersService({ db, hasher, inventories, bus, sessions, clock });

@@ -1,6 +1,6 @@
 import { Prepared, ROWS_PER_INSERT, bulkInsert } from '../../db/prepared.js';
 import type { Executor } from '../../db/executor.js';
-import type { ItemsTable } from '../../db/types.js';
+import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
 
 /**
  * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page
@@ -72,26 +72,63 @@ export function findItem(db: Executor, inventoryId: string, id: string) {
   return findOne.first(db, [inventoryId, id]);
 }
 
-const values = (row: ItemsTable) => COLUMNS.map((c) => row[c]);
-const FIELDS = COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
+/** The columns the one item writer (items.writer.ts) reads and writes: the row and its merge state. */
+const STATE_COLUMNS = [
+  ...COLUMNS,
+  'merge_state',
+] as const satisfies readonly (keyof ItemsStateTable)[];
+const STATE_SELECT = `select ${STATE_COLUMNS.map((c) => `"${c}"`).join(', ')} from "items"`;
+const findOneState = new Prepared<ItemsStateTable>(
+  `${STATE_SELECT} where "inventory_id" = ? and "id" = ?`,
+);
+
+/** The rows (with merge state) of the items among `ids` that exist. */
+export async function findItemStates(
+  db: Executor,
+  inventoryId: string,
+  ids: string[],
+): Promise<ItemsStateTable[]> {
+  if (ids.length === 1) {
+    const row = await findOneState.first(db, [inventoryId, ids[0]]);
+    return row ? [row] : [];
+  }
+  const out: ItemsStateTable[] = [];
+  for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+    const rows = await db
+      .selectFrom('items')
+      .select(STATE_COLUMNS)
+      .where('inventory_id', '=', inventoryId)
+      .where('id', 'in', ids.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+    out.push(...rows);
+  }
+  return out;
+}
+
+const values = (row: ItemsStateTable) => STATE_COLUMNS.map((c) => row[c]);
+const FIELDS = STATE_COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
 const insertOne = new Prepared(
-  `insert into "items" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
+  `insert into "items" (${STATE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${STATE_COLUMNS.map(() => '?').join(', ')})`,
 );
 const updateOne = new Prepared(
   `update "items" set ${FIELDS.map((c) => `"${c}" = ?`).join(', ')} where "inventory_id" = ? and "id" = ?`,
 );
 
 /** Writes the row: an update when `exists`, else an insert (the caller read it in this transaction). */
-export async function writeItem(db: Executor, row: ItemsTable, exists: boolean): Promise<void> {
+export async function writeItem(
+  db: Executor,
+  row: ItemsStateTable,
+  exists: boolean,
+): Promise<void> {
   if (exists) await updateOne.run(db, [...FIELDS.map((c) => row[c]), row.inventory_id, row.id]);
   else await insertOne.run(db, values(row));
 }
 
-const insertRows = bulkInsert('items', COLUMNS);
+const insertRows = bulkInsert('items', STATE_COLUMNS);
 
 export async function insertItems(
   db: Executor,
-  rows: ItemsTable[],
+  rows: ItemsStateTable[],
   pace?: () => Promise<void>,
 ): Promise<void> {
   await insertRows(db, rows.map(values), pace);
@@ -135,4 +172,75 @@ export async function countItemsUsing(
     .where(column, '=', id)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** Of `ids`, those a delete ended for the offline queue (deleted_items). */
+export async function deletedAmong(
+  db: Executor,
+  inventoryId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+    const rows = await db
+      .selectFrom('deleted_items')
+      .select('item_id')
+      .where('inventory_id', '=', inventoryId)
+      .where('item_id', 'in', ids.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) out.add(row.item_id);
+  }
+  return out;
+}
+
+const insertDeleted = bulkInsert('deleted_items', ['inventory_id', 'item_id', 'deleted_at']);
+
+/** Remembers that these ids were deleted (none of them is marked yet). */
+export async function markDeleted(
+  db: Executor,
+  inventoryId: string,
+  ids: string[],
+  now: number,
+  pace?: () => Promise<void>,
+): Promise<void> {
+  await insertDeleted(
+    db,
+    ids.map((id) => [inventoryId, id, now]),
+    pace,
+  );
+}
+
+/** Forgets the deletion of these ids (a REST write created them again). */
+export async function unmarkDeleted(
+  db: Executor,
+  inventoryId: string,
+  ids: string[],
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+    await db
+      .deleteFrom('deleted_items')
+      .where('inventory_id', '=', inventoryId)
+      .where('item_id', 'in', ids.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
+/** Forgets the deletion of every id that is an item again (after a whole-inventory PUT). */
+export async function unmarkLiveItems(db: Executor, inventoryId: string): Promise<void> {
+  await db
+    .deleteFrom('deleted_items')
+    .where('inventory_id', '=', inventoryId)
+    .where('item_id', 'in', (eb) =>
+      eb.selectFrom('items').select('items.id').where('items.inventory_id', '=', inventoryId),
+    )
+    .execute();
+}
+
+/** Forgets deletions older than `cutoff` (with the change history). */
+export async function pruneDeleted(db: Executor, cutoff: number): Promise<number> {
+  const result = await db
+    .deleteFrom('deleted_items')
+    .where('deleted_at', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -4,9 +4,16 @@ import { Prepared, timeSlicer } from '../../db/prepared.js';
 import type { DB, ItemsTable } from '../../db/types.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { itemFields, sameItemContent, toItem, type ItemFields } from '../inventory.mapper.js';
+import {
+  itemFields,
+  sameItemContent,
+  toItem,
+  valuesOfFields,
+  type ItemFields,
+} from '../inventory.mapper.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { readConsistently } from '../inventory.repository.js';
+import { openItems, type OpenItems } from './items.writer.js';
 import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
 import * as repo from './items.repository.js';
 
@@ -15,12 +22,13 @@ interface Written {
   item: Item;
 }
 
-function staleUpdate(row: ItemsTable, given: number): AppError {
+function staleUpdate(stored: ItemsTable | Item, given: number): AppError {
+  const item = 'inventory_id' in stored ? toItem(stored) : stored;
   return new AppError(
     409,
     'stale_update',
-    `Item ${row.id} was changed at ${Number(row.last_updated)}, after this edit (lastUpdated ${given}); the current item is included`,
-    { item: toItem(row) },
+    `Item ${item.id} was changed at ${item.lastUpdated}, after this edit (lastUpdated ${given}); the current item is included`,
+    { item },
   );
 }
 
@@ -64,19 +72,36 @@ async function checkReferences(
   }
 }
 
-/** Writes the item over `existing` (read in this transaction) or as a new one. */
+/**
+ * Writes the item over `existing` (read in this transaction) or as a new one, through the one
+ * item writer: a REST write is stamped with its (clamped) lastUpdated and no operation id; one
+ * without lastUpdated is stamped now, or the stored time when that is later (it always wins).
+ */
 async function write(
   ctx: MutationContext,
+  items: OpenItems,
   id: string,
   fields: ItemFields,
-  existing: ItemsTable | undefined,
+  lastUpdated: number | undefined,
+  /** PATCH: only the fields sent are written (each field keeps its own time) */
+  only?: readonly string[],
 ): Promise<Item> {
+  const existing = items.storedRow(id);
   await checkReferences(ctx, fields, existing);
-  const row: ItemsTable = { inventory_id: ctx.inventoryId, id, ...fields, revision: ctx.revision };
-  await repo.writeItem(ctx.trx, row, existing !== undefined);
-  if (!existing) ctx.itemsAdded += 1;
-  ctx.changes.push({ entity: 'item', entityId: id, op: 'upsert' });
-  return toItem(row);
+  const stored = existing ? Number(existing.last_updated) : 0;
+  const t = lastUpdated === undefined ? Math.max(ctx.now, stored) : lastUpdated;
+  const values = valuesOfFields(fields);
+  const written = only
+    ? Object.fromEntries(Object.entries(values).filter(([key]) => only.includes(key)))
+    : values;
+  items.write(id, written, { t, o: '' });
+  await items.flush();
+  return items.item(id)!;
+}
+
+/** The client's lastUpdated as the write uses it (LARDER_CLOCK_SKEW). */
+function clamped(ctx: MutationContext, lastUpdated: number | undefined): number | undefined {
+  return lastUpdated === undefined ? undefined : ctx.clamp(lastUpdated);
 }
 
 function checkPathId(bodyId: string | undefined, pathId: string): void {
@@ -107,8 +132,10 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
     create(caller: Caller, input: ItemInput): Promise<Written> {
       return mutate(inventoryOf(caller), async (ctx) => {
         const id = input.id ?? crypto.randomUUID();
-        const fields = itemFields(input, ctx.now);
-        const existing = await repo.findItem(ctx.trx, ctx.inventoryId, id);
+        const lastUpdated = clamped(ctx, input.lastUpdated);
+        const fields = itemFields({ ...input, lastUpdated }, ctx.now);
+        const items = await openItems(ctx, [id]);
+        const existing = items.storedRow(id);
         if (existing) {
           if (sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
             return { created: false, item: toItem(existing) };
@@ -117,7 +144,10 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
             item: toItem(existing),
           });
         }
-        return { created: true, item: await write(ctx, id, fields, undefined) };
+        return {
+          created: true,
+          item: await write(ctx, items, id, fields, lastUpdated),
+        };
       });
     },
 
@@ -125,19 +155,20 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
     replace(caller: Caller, id: string, input: ItemInput): Promise<Written> {
       checkPathId(input.id, id);
       return mutate(inventoryOf(caller), async (ctx) => {
-        const fields = itemFields(input, ctx.now);
-        const existing = await repo.findItem(ctx.trx, ctx.inventoryId, id);
-        if (
-          existing &&
-          input.lastUpdated !== undefined &&
-          input.lastUpdated < Number(existing.last_updated)
-        ) {
-          throw staleUpdate(existing, input.lastUpdated);
+        const lastUpdated = clamped(ctx, input.lastUpdated);
+        const fields = itemFields({ ...input, lastUpdated }, ctx.now);
+        const items = await openItems(ctx, [id]);
+        const existing = items.storedRow(id);
+        if (existing && lastUpdated !== undefined && lastUpdated < Number(existing.last_updated)) {
+          throw staleUpdate(existing, input.lastUpdated!);
         }
         if (existing && sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
           return { created: false, item: toItem(existing) };
         }
-        return { created: !existing, item: await write(ctx, id, fields, existing) };
+        return {
+          created: !existing,
+          item: await write(ctx, items, id, fields, lastUpdated),
+        };
       });
     },
 
@@ -145,34 +176,42 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
     patch(caller: Caller, id: string, patch: ItemPatch): Promise<Item> {
       checkPathId(patch.id, id);
       return mutate(inventoryOf(caller), async (ctx) => {
-        const existing = await repo.findItem(ctx.trx, ctx.inventoryId, id);
+        const items = await openItems(ctx, [id]);
+        const existing = items.storedRow(id);
         if (!existing) throw notFound(`No item with id ${id}`);
-        if (patch.lastUpdated !== undefined && patch.lastUpdated < Number(existing.last_updated)) {
-          throw staleUpdate(existing, patch.lastUpdated);
+        const lastUpdated = clamped(ctx, patch.lastUpdated);
+        if (lastUpdated !== undefined && lastUpdated < Number(existing.last_updated)) {
+          throw staleUpdate(existing, patch.lastUpdated!);
         }
-        const merged: ItemInput = { ...toItem(existing), lastUpdated: undefined };
+        const merged: ItemInput = { ...toItem(existing), lastUpdated };
         for (const [key, value] of Object.entries(patch)) {
-          if (value !== undefined && key !== 'id' && key !== 'revision') {
+          if (value !== undefined && key !== 'id' && key !== 'revision' && key !== 'lastUpdated') {
             (merged as Record<string, unknown>)[key] = value;
           }
         }
         const fields = itemFields(merged, ctx.now);
         if (sameItemContent(existing, fields, patch.lastUpdated !== undefined))
           return toItem(existing);
-        return write(ctx, id, fields, existing);
+        const sent = Object.keys(patch).filter(
+          (key) => patch[key as keyof ItemPatch] !== undefined,
+        );
+        return write(ctx, items, id, fields, lastUpdated, sent);
       });
     },
 
     /** DELETE: idempotent; with `lastUpdated` it is refused when the stored item is newer. */
     remove(caller: Caller, id: string, lastUpdated?: number): Promise<void> {
       return mutate(inventoryOf(caller), async (ctx) => {
-        const existing = await repo.findItem(ctx.trx, ctx.inventoryId, id);
-        if (!existing) return;
-        if (lastUpdated !== undefined && lastUpdated < Number(existing.last_updated)) {
-          throw staleUpdate(existing, lastUpdated);
+        const items = await openItems(ctx, [id]);
+        const existing = items.item(id);
+        if (existing && lastUpdated !== undefined) {
+          if (ctx.clamp(lastUpdated) < existing.lastUpdated) {
+            throw staleUpdate(existing, lastUpdated);
+          }
         }
-        await repo.deleteItems(ctx.trx, ctx.inventoryId, [id]);
-        ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
+        // an id never seen is remembered too: the offline queue cannot bring it back
+        items.remove(id);
+        await items.flush();
       });
     },
   };

@@ -1,6 +1,7 @@
-import type { ItemsTable, NamedEntityTable } from '../../db/types.js';
+import type { NamedEntityTable } from '../../db/types.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { itemFields, nameKey, sameItemContent } from '../inventory.mapper.js';
+import { nameKey, valuesOfInput } from '../inventory.mapper.js';
+import { replaceItems } from '../items/items.writer.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { findInventory, setInventoryName } from '../inventory.repository.js';
 import * as items from '../items/items.repository.js';
@@ -71,33 +72,20 @@ export function createReplaceService(deps: { mutate: Mutate }) {
       return mutate(inventoryOf(caller), async (ctx) => {
         validateReplace(body, ctx.inventoryId);
         const { trx, inventoryId, pace } = ctx;
-        const current = new Map(
-          (await items.listItems(trx, inventoryId, -1, pace)).map((row) => [row.id, row]),
+        const current = await items.listItems(trx, inventoryId, -1, pace);
+        await pace();
+        const insertItems = await replaceItems(
+          ctx,
+          current,
+          body.items.map((input) => ({
+            id: input.id!,
+            values: valuesOfInput(input),
+            stamp: { t: ctx.clamp(input.lastUpdated ?? ctx.now), o: '' },
+          })),
         );
-        await pace();
-        const wanted: ItemsTable[] = body.items.map((input) => ({
-          inventory_id: inventoryId,
-          id: input.id!,
-          ...itemFields(input, ctx.now),
-          revision: ctx.revision,
-        }));
-        const wantedIds = new Set(wanted.map((w) => w.id));
-        const removed = [...current.keys()].filter((id) => !wantedIds.has(id));
-        const changed: ItemsTable[] = [];
-        for (const [i, w] of wanted.entries()) {
-          const stored = current.get(w.id);
-          if (!stored || !sameItemContent(stored, w, true)) changed.push(w);
-          if (i % 2000 === 1999) await pace();
-        }
-        await pace();
-        await items.deleteItems(trx, inventoryId, [...removed, ...changed.map((c) => c.id)], pace);
         await syncNamed(ctx, 'categories', 'category', body.categories);
         await syncNamed(ctx, 'locations', 'location', body.locations);
-        await items.insertItems(trx, changed, pace);
-        for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
-        for (const row of changed) {
-          ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
-        }
+        await insertItems();
         await replaceSettings(ctx, body.settings);
         const inventory = await findInventory(trx, inventoryId);
         if (body.name !== undefined && inventory && inventory.name !== body.name.trim()) {

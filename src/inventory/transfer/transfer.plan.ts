@@ -55,7 +55,7 @@ export function rowFields(
 
 /**
  * Plans an import against the inventory's contents: a row whose id is stored updates that item
- * (or is unchanged when its content is the same); other rows create items (a new UUID when the
+ * (or is unchanged when its content is the same or the row is older); other rows create items (a new UUID when the
  * row has no id). Items not named by the import stay as they are.
  */
 export function planImport(
@@ -82,6 +82,10 @@ export function planImport(
     const id = row.id ?? newId();
     const existing = stored.get(id);
     if (!existing) return { row, id, action: 'create' };
+    // a row older than the stored item does not overwrite it (as PUT's stale_update)
+    if (row.lastUpdated !== null && row.lastUpdated < Number(existing.last_updated)) {
+      return { row, id, action: 'unchanged' };
+    }
     const category = ids.category.get(nameKey(row.category));
     const location = ids.location.get(nameKey(row.location));
     if (category === undefined || location === undefined) return { row, id, action: 'update' };

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB, ItemsTable, NamedEntityTable } from '../../db/types.js';
+import type { DB, NamedEntityTable } from '../../db/types.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { nameKey, toItem } from '../inventory.mapper.js';
+import { nameKey, toItem, valuesOfFields } from '../inventory.mapper.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { readConsistently } from '../inventory.repository.js';
 import { assertItemRoom } from '../inventory.limits.js';
-import { writeItem } from '../items/items.repository.js';
+import { openItems } from '../items/items.writer.js';
 import { insertNamed, nextNamedId, type NamedTable } from '../named/named.repository.js';
 import { parseCsv, toCsv } from './transfer.csv.js';
 import { readJsonImport } from './transfer.json.js';
@@ -205,18 +205,20 @@ export function createTransferService(deps: {
           ),
           location: await ensureNamed(ctx, 'locations', contents.locations, plan.locationsToCreate),
         };
+        // every row is one write through the item writer, stamped with its time (none: now, as REST)
+        const items = await openItems(
+          ctx,
+          plan.rows.map((r) => r.id),
+        );
         for (const { row, id, action } of plan.rows) {
           if (action === 'unchanged') continue;
-          if (action === 'create') ctx.itemsAdded += 1; // mutate refuses a write over the item cap
-          const item: ItemsTable = {
-            inventory_id: ctx.inventoryId,
-            id,
-            ...rowFields(row, ids, ctx.now),
-            revision: ctx.revision,
-          };
-          await writeItem(ctx.trx, item, action === 'update');
-          ctx.changes.push({ entity: 'item', entityId: id, op: 'upsert' });
+          const fields = rowFields(row, ids, ctx.now);
+          const stored = Number(items.storedRow(id)?.last_updated ?? 0);
+          const t =
+            row.lastUpdated === null ? Math.max(ctx.now, stored) : ctx.clamp(row.lastUpdated);
+          items.write(id, valuesOfFields(fields), { t, o: '' });
         }
+        await items.flush();
         return result(plan, input.source, true);
       });
     },

@@ -2844,6 +2844,145 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inventory/sync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Upload the offline queue (up to 1000 operations, 4 MB) and pull the changes since `since` in one round trip; one result per operation. Any signed-in user, on their own inventory */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description for logs only */
+            deviceId?: string;
+            /** @description the revision the app has: pulls the changes */
+            since?: number;
+            ops: {
+              /** @description the queue entry id: unique within the inventory, the key of retries */
+              id: string;
+              /** @description client-chosen id (a UUID v4 is recommended) */
+              itemId: string;
+              /** @enum {string} */
+              operation: 'create' | 'update' | 'delete' | 'adjust';
+              payload?:
+                | string
+                | {
+                    [key: string]: unknown;
+                  }
+                | (never | null);
+              /** @description the phone's clock when the edit was made, epoch ms */
+              createdAt: number;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description one per operation, in request order */
+              results: {
+                id: string;
+                /** @enum {string} */
+                status: 'applied' | 'merged' | 'duplicate' | 'rejected';
+                /** @enum {string} */
+                code?:
+                  'validation_failed' | 'unknown_reference' | 'item_not_found' | 'item_deleted';
+                message?: string;
+                /** @description merged: the fields a later write holds */
+                kept?: string[];
+                item?: components['schemas']['InventoryItem'];
+                original?: {
+                  id: string;
+                  /** @enum {string} */
+                  status: 'applied' | 'merged' | 'duplicate' | 'rejected';
+                  /** @enum {string} */
+                  code?:
+                    'validation_failed' | 'unknown_reference' | 'item_not_found' | 'item_deleted';
+                  message?: string;
+                  /** @description merged: the fields a later write holds */
+                  kept?: string[];
+                };
+              }[];
+              /** @description the revision after the batch (that of changes) */
+              revision: number;
+              changes?:
+                | components['schemas']['InventoryChanges']
+                | {
+                    /** @enum {boolean} */
+                    fullSyncRequired: true;
+                  };
+            };
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/inventory/expiring': {
     parameters: {
       query?: never;
@@ -4932,6 +5071,7 @@ export interface components {
       id: string;
       name: string;
       categoryId: number;
+      /** @description below 0 when offline adjustments used more than was counted (stored as it is) */
       quantity: number;
       unit: string;
       unitPrice: number;

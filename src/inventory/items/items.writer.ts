@@ -1,0 +1,235 @@
+import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
+import { toItem } from '../inventory.mapper.js';
+import type { Item } from '../inventory.schemas.js';
+import type { MutationContext } from '../inventory.mutate.js';
+import {
+  applyAdjust,
+  applyWrite,
+  decodeState,
+  encodeState,
+  lastUpdatedOf,
+  newState,
+  sameOnTheWire,
+  type Field,
+  type ItemState,
+  type Stamp,
+  type Values,
+} from './items.merge.js';
+import * as repo from './items.repository.js';
+
+/**
+ * The one writer of items. Every path that changes items (the item routes, PUT /api/inventory,
+ * import, the offline queue) opens the items it touches inside the inventory's write (mutate),
+ * applies writes through the merge rules (items.merge.ts), and flushes: the rows, the deletions
+ * remembered for the queue, and one change record per item whose wire form changed. The revision
+ * bump and the change log itself stay with mutate.
+ */
+
+interface Entry {
+  id: string;
+  /** as stored when opened; null: no such item */
+  stored: ItemState | null;
+  storedRow: ItemsStateTable | undefined;
+  storedRevision: number;
+  state: ItemState | null;
+  /** a delete ended the id for the queue */
+  deleted: boolean;
+  wasDeleted: boolean;
+}
+
+export function valuesOf(row: ItemsStateTable): Values {
+  const { id: _id, lastUpdated: _time, revision: _revision, ...values } = toItem(row);
+  return values;
+}
+
+/** The stored state of a row (its values, time and merge state). */
+export function stateOf(row: ItemsStateTable): ItemState {
+  return decodeState(valuesOf(row), Number(row.last_updated), row.merge_state);
+}
+
+/** The row that stores `state`. */
+export function rowOf(
+  inventoryId: string,
+  id: string,
+  state: ItemState,
+  revision: number,
+): ItemsStateTable {
+  const v = state.values;
+  return {
+    inventory_id: inventoryId,
+    id,
+    name: v.name,
+    category_id: v.categoryId,
+    location_id: v.locationId,
+    quantity: v.quantity,
+    unit: v.unit,
+    unit_price: v.unitPrice,
+    kcal_per_kg: v.kcalPerKg,
+    expiry_date: v.expiryDate,
+    notes: v.notes,
+    last_updated: lastUpdatedOf(state),
+    revision,
+    merge_state: encodeState(state),
+  };
+}
+
+function itemOf(id: string, state: ItemState, revision: number): Item {
+  return { id, ...state.values, lastUpdated: lastUpdatedOf(state), revision };
+}
+
+const changedOnTheWire = (e: Entry) =>
+  e.stored === null || e.state === null ? e.stored !== e.state : !sameOnTheWire(e.stored, e.state);
+
+/** The items `ids` of the open write, to change through the merge rules and then flush. */
+export async function openItems(ctx: MutationContext, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const rows = await repo.findItemStates(ctx.trx, ctx.inventoryId, unique);
+  // a stored item is never marked deleted (writing an id makes it live): only the others are looked up
+  const found = new Set(rows.map((r) => r.id));
+  const absent = unique.filter((id) => !found.has(id));
+  const deleted =
+    absent.length > 0 ? await repo.deletedAmong(ctx.trx, ctx.inventoryId, absent) : new Set();
+  const entries = new Map<string, Entry>();
+  for (const id of unique) {
+    const wasDeleted = deleted.has(id);
+    entries.set(id, {
+      id,
+      stored: null,
+      storedRow: undefined,
+      storedRevision: 0,
+      state: null,
+      deleted: wasDeleted,
+      wasDeleted,
+    });
+  }
+  for (const row of rows) {
+    const entry = entries.get(row.id)!;
+    entry.stored = entry.state = stateOf(row);
+    entry.storedRow = row;
+    entry.storedRevision = Number(row.revision);
+  }
+  const entryOf = (id: string): Entry => {
+    const entry = entries.get(id);
+    if (!entry) throw new Error(`item ${id} was not opened for this write`);
+    return entry;
+  };
+
+  return {
+    exists: (id: string) => entryOf(id).state !== null,
+    /** A delete ended this id for the queue. */
+    isDeleted: (id: string) => entryOf(id).deleted,
+    /** The row as stored when opened. */
+    storedRow: (id: string) => entryOf(id).storedRow,
+
+    /** The item as a client would read it now (the write's revision once it changed). */
+    item(id: string): Item | undefined {
+      const e = entryOf(id);
+      if (!e.state) return undefined;
+      return itemOf(id, e.state, changedOnTheWire(e) ? ctx.revision : e.storedRevision);
+    },
+
+    /**
+     * Writes fields: over the item, or as a new item (then `values` must be whole). A REST
+     * create of a deleted id makes it live again; the queue refuses those before calling this.
+     */
+    write(id: string, values: Partial<Values>, stamp: Stamp): Field[] {
+      const e = entryOf(id);
+      if (!e.state) {
+        e.state = newState(values as Values, stamp);
+        e.deleted = false;
+        return [];
+      }
+      const outcome = applyWrite(e.state, values, stamp);
+      e.state = outcome.state;
+      return outcome.kept;
+    },
+
+    adjust(id: string, delta: number, stamp: Stamp): void {
+      const e = entryOf(id);
+      if (e.state) e.state = applyAdjust(e.state, delta, stamp);
+    },
+
+    /** Deletes the item (if any) and ends its id for the queue. */
+    remove(id: string): void {
+      const e = entryOf(id);
+      e.state = null;
+      e.deleted = true;
+    },
+
+    /** Writes what changed; one change record per item whose wire form changed. */
+    async flush(): Promise<void> {
+      const inserts: ItemsStateTable[] = [];
+      const removed: string[] = [];
+      const marked: string[] = [];
+      const unmarked: string[] = [];
+      for (const e of entries.values()) {
+        if (e.deleted && !e.wasDeleted) marked.push(e.id);
+        if (!e.deleted && e.wasDeleted) unmarked.push(e.id);
+        const wire = changedOnTheWire(e);
+        if (e.state === null) {
+          if (e.stored !== null) removed.push(e.id);
+        } else {
+          const row = rowOf(ctx.inventoryId, e.id, e.state, wire ? ctx.revision : e.storedRevision);
+          if (e.stored === null) inserts.push(row);
+          else if (wire || e.storedRow!.merge_state !== row.merge_state) {
+            await repo.writeItem(ctx.trx, row, true);
+          }
+        }
+        if (wire) {
+          ctx.changes.push({ entity: 'item', entityId: e.id, op: e.state ? 'upsert' : 'delete' });
+        }
+      }
+      ctx.itemsAdded += inserts.length;
+      await repo.deleteItems(ctx.trx, ctx.inventoryId, removed, ctx.pace);
+      await repo.insertItems(ctx.trx, inserts, ctx.pace);
+      if (unmarked.length > 0) await repo.unmarkDeleted(ctx.trx, ctx.inventoryId, unmarked);
+      await repo.markDeleted(ctx.trx, ctx.inventoryId, marked, ctx.now, ctx.pace);
+    },
+  };
+}
+
+export type OpenItems = Awaited<ReturnType<typeof openItems>>;
+
+export interface WantedItem {
+  id: string;
+  values: Values;
+  stamp: Stamp;
+}
+
+/** Same stored content (PostgreSQL returns bigints as strings: compared as text). */
+const sameRow = (a: ItemsTable, b: ItemsStateTable) =>
+  (Object.keys(a) as (keyof ItemsTable)[]).every(
+    (k) => k === 'revision' || String(a[k]) === String(b[k]),
+  );
+
+/**
+ * PUT /api/inventory: the items become exactly `wanted`, each as one write that wins whatever
+ * the stored stamps (a deliberate replace). First removes the items that go or change (their
+ * ids that go are ended for the queue); the returned function inserts the new contents once
+ * the categories and locations they use exist. Items whose wire form is the same stay as they are.
+ */
+export async function replaceItems(
+  ctx: MutationContext,
+  current: ItemsTable[],
+  wanted: WantedItem[],
+) {
+  const stored = new Map(current.map((row) => [row.id, row]));
+  const wantedIds = new Set(wanted.map((w) => w.id));
+  const removed = current.map((row) => row.id).filter((id) => !wantedIds.has(id));
+  const changed: ItemsStateTable[] = [];
+  for (const [i, w] of wanted.entries()) {
+    const row = rowOf(ctx.inventoryId, w.id, newState(w.values, w.stamp), ctx.revision);
+    const before = stored.get(w.id);
+    if (!before || !sameRow(before, row)) changed.push(row);
+    if (i % 2000 === 1999) await ctx.pace();
+  }
+  const ids = [...removed, ...changed.map((row) => row.id)];
+  await repo.deleteItems(ctx.trx, ctx.inventoryId, ids, ctx.pace);
+  await repo.markDeleted(ctx.trx, ctx.inventoryId, removed, ctx.now, ctx.pace);
+  for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
+  return async () => {
+    await repo.insertItems(ctx.trx, changed, ctx.pace);
+    await repo.unmarkLiveItems(ctx.trx, ctx.inventoryId);
+    for (const row of changed) ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
+  };
+}

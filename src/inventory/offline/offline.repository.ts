@@ -1,0 +1,46 @@
+import { bulkInsert, ROWS_PER_INSERT } from '../../db/prepared.js';
+import type { Executor } from '../../db/executor.js';
+import type { FirstResult } from './offline.schemas.js';
+
+/** The operation ids an inventory has taken (sync_ops), with their first results. */
+
+export async function findResults(
+  db: Executor,
+  inventoryId: string,
+  opIds: string[],
+): Promise<Map<string, FirstResult>> {
+  const out = new Map<string, FirstResult>();
+  const unique = [...new Set(opIds)];
+  for (let i = 0; i < unique.length; i += ROWS_PER_INSERT) {
+    const rows = await db
+      .selectFrom('sync_ops')
+      .select(['op_id', 'result'])
+      .where('inventory_id', '=', inventoryId)
+      .where('op_id', 'in', unique.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) out.set(row.op_id, JSON.parse(row.result) as FirstResult);
+  }
+  return out;
+}
+
+const insertRows = bulkInsert('sync_ops', ['inventory_id', 'op_id', 'result', 'recorded_at']);
+
+export async function insertResults(
+  db: Executor,
+  inventoryId: string,
+  results: FirstResult[],
+  now: number,
+  pace?: () => Promise<void>,
+): Promise<void> {
+  const rows = results.map((r) => [inventoryId, r.id, JSON.stringify(r), now]);
+  await insertRows(db, rows, pace);
+}
+
+/** Forgets operation ids older than `cutoff` (with the change history). */
+export async function pruneResults(db: Executor, cutoff: number): Promise<number> {
+  const result = await db
+    .deleteFrom('sync_ops')
+    .where('recorded_at', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../http/auth.js';
+import { errors } from '../../http/schemas.js';
+import { common, WHO } from '../inventory.schemas.js';
+import type { OfflineService } from './offline.service.js';
+import { MAX_OPS_PER_BATCH, SYNC_BODY_LIMIT, SyncAnswer, SyncBody } from './offline.schemas.js';
+
+/** POST /api/inventory/sync: registered inside inventoryRoutes (authentication already applies). */
+export function offlineRoutes(offline: OfflineService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/inventory/sync',
+      {
+        bodyLimit: SYNC_BODY_LIMIT,
+        schema: {
+          ...common,
+          summary:
+            `Upload the offline queue (up to ${MAX_OPS_PER_BATCH} operations, 4 MB) and pull the ` +
+            `changes since \`since\` in one round trip; one result per operation. ${WHO}`,
+          body: SyncBody,
+          response: { 200: SyncAnswer, ...errors(400, 401, 409, 413, 422) },
+        },
+      },
+      (request) => offline.apply(callerOf(request), request.body),
+    );
+  };
+}

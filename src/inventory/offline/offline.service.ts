@@ -1,0 +1,163 @@
+import { AppError, badRequest } from '../../http/errors.js';
+import { inventoryOf, type Caller } from '../inventory.caller.js';
+import type { Mutate, MutationContext } from '../inventory.mutate.js';
+import type { Values } from '../items/items.merge.js';
+import { openItems, type OpenItems } from '../items/items.writer.js';
+import { listNamed } from '../named/named.repository.js';
+import type { SyncService } from '../sync/sync.service.js';
+import * as repo from './offline.repository.js';
+import { payloadTooLarge, readIntent, type Intent } from './offline.payload.js';
+import {
+  MAX_PAYLOAD_BYTES,
+  type FirstResult,
+  type Op,
+  type OpResult,
+  type Rejection,
+  type SyncBody,
+} from './offline.schemas.js';
+
+type Answer = { results: OpResult[]; revision: number; changes?: unknown };
+
+const reject = (id: string, code: Rejection, message: string): OpResult => ({
+  id,
+  status: 'rejected',
+  code,
+  message,
+});
+
+/** Category and location ids of the inventory, read once per batch when an op needs them. */
+function referenceChecker(ctx: MutationContext) {
+  let known: Promise<{ categories: Set<number>; locations: Set<number> }> | null = null;
+  const load = async () => {
+    const ids = async (table: 'categories' | 'locations') =>
+      new Set((await listNamed(ctx.trx, table, ctx.inventoryId)).map((r) => Number(r.id)));
+    return { categories: await ids('categories'), locations: await ids('locations') };
+  };
+  return async (values: Partial<Values>): Promise<string | null> => {
+    if (values.categoryId === undefined && values.locationId === undefined) return null;
+    const { categories, locations } = await (known ??= load());
+    if (values.categoryId !== undefined && !categories.has(values.categoryId)) {
+      return `there is no category ${values.categoryId} in your inventory`;
+    }
+    if (values.locationId !== undefined && !locations.has(values.locationId)) {
+      return `there is no location ${values.locationId} in your inventory`;
+    }
+    return null;
+  };
+}
+
+/** One operation through the merge rules (items/items.merge.ts via the item writer). */
+async function applyOne(
+  ctx: MutationContext,
+  items: OpenItems,
+  checkReferences: ReturnType<typeof referenceChecker>,
+  op: Op,
+  intent: Intent,
+): Promise<OpResult> {
+  const { id, itemId } = op;
+  const stamp = { t: ctx.clamp(op.createdAt), o: id };
+  if (intent.operation === 'invalid') return reject(id, 'validation_failed', intent.message);
+  if (intent.operation === 'delete') {
+    items.remove(itemId);
+    return { id, status: 'applied' };
+  }
+  if (items.isDeleted(itemId)) {
+    return reject(id, 'item_deleted', `Item ${itemId} was deleted; a new item needs a new id`);
+  }
+  if (intent.operation !== 'create' && !items.exists(itemId)) {
+    return reject(id, 'item_not_found', `No item with id ${itemId} was ever created`);
+  }
+  if (intent.operation === 'adjust') {
+    items.adjust(itemId, intent.delta, stamp);
+    return { id, status: 'applied', item: items.item(itemId) };
+  }
+  const missing = await checkReferences(intent.values);
+  if (missing) return reject(id, 'unknown_reference', missing);
+  const kept = items.write(itemId, intent.values, stamp);
+  const item = items.item(itemId);
+  return kept.length > 0 ? { id, status: 'merged', kept, item } : { id, status: 'applied', item };
+}
+
+const firstResult = ({ item: _item, original: _original, ...first }: OpResult): FirstResult =>
+  first;
+
+/**
+ * POST /api/inventory/sync: the app's offline queue, merged without loss. The whole batch is one
+ * write of the inventory (one transaction, at most one revision and one inventoryUpdated); each
+ * operation id is taken once per inventory, so a retried batch changes nothing again.
+ */
+export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }) {
+  const { mutate, sync } = deps;
+
+  function checkBounds(body: SyncBody): void {
+    body.ops.forEach((op, i) => {
+      if (payloadTooLarge(op)) {
+        throw new AppError(
+          413,
+          'payload_too_large',
+          `body.ops.${i}.payload is over ${MAX_PAYLOAD_BYTES} bytes`,
+        );
+      }
+    });
+  }
+
+  async function pull(caller: Caller, since: number): Promise<unknown> {
+    try {
+      return await sync.changes(caller, since);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'full_sync_required') {
+        return { fullSyncRequired: true };
+      }
+      throw error;
+    }
+  }
+
+  return {
+    async apply(caller: Caller, body: SyncBody): Promise<Answer> {
+      const inventoryId = inventoryOf(caller);
+      checkBounds(body);
+      const intents = body.ops.map(readIntent);
+      const written = await mutate(inventoryId, async (ctx) => {
+        const current = ctx.revision - 1;
+        if (body.since !== undefined && body.since > current) {
+          throw badRequest(
+            `body.since (${body.since}) is ahead of the inventory's revision (${current})`,
+          );
+        }
+        const seen = await repo.findResults(
+          ctx.trx,
+          inventoryId,
+          body.ops.map((op) => op.id),
+        );
+        const items = await openItems(
+          ctx,
+          body.ops.map((op) => op.itemId),
+        );
+        const checkReferences = referenceChecker(ctx);
+        const results: OpResult[] = [];
+        const fresh: FirstResult[] = [];
+        for (const [i, op] of body.ops.entries()) {
+          const original = seen.get(op.id);
+          if (original) {
+            results.push({ id: op.id, status: 'duplicate', original, item: items.item(op.itemId) });
+            continue;
+          }
+          const result = await applyOne(ctx, items, checkReferences, op, intents[i]!);
+          results.push(result);
+          seen.set(op.id, firstResult(result));
+          fresh.push(firstResult(result));
+          if (i % 200 === 199) await ctx.pace();
+        }
+        await items.flush();
+        await repo.insertResults(ctx.trx, inventoryId, fresh, ctx.now, ctx.pace);
+        return { results, revision: ctx.changes.length > 0 ? ctx.revision : current };
+      });
+      if (body.since === undefined) return written;
+      const changes = await pull(caller, body.since);
+      const revision = (changes as { revision?: number }).revision ?? written.revision;
+      return { ...written, revision, changes };
+    },
+  };
+}
+
+export type OfflineService = ReturnType<typeof createOfflineService>;
