@@ -23,7 +23,12 @@ export interface LoginAttempt {
 
 const keysOf = (username: string, address: string) => {
   const name = username.toLowerCase();
-  return { user: `u:${name}`, address: `a:${address}`, pair: `p:${name} ${address}` };
+  return {
+    user: `u:${name}`,
+    fresh: `f:${name}`,
+    address: `a:${address}`,
+    pair: `p:${name} ${address}`,
+  };
 };
 
 /**
@@ -31,8 +36,12 @@ const keysOf = (username: string, address: string) => {
  * instance and `larder unlock` see the same counters:
  * - per (username, address): `limit` failures per window, then 429 until the window ends: an
  *   attacker's own address stops, the owner elsewhere is not affected;
- * - per username, from anywhere: after `limit` failures, a delay between attempts that doubles up
- *   to MAX_DELAY_MS: an attacker with many addresses is slowed, the owner waits a minute at most;
+ * - per username, in two lanes: attempts from addresses that already failed for the username
+ *   (`u:`), and first attempts from addresses that have not (`f:`). Each lane allows `limit`
+ *   failures, then a delay between attempts that doubles up to MAX_DELAY_MS. An attacker polling
+ *   from a few addresses fills only the first lane, so the owner, signing in from an address of
+ *   their own, is not made to wait behind them; the attacker's counted guesses stay bounded by the
+ *   two lanes' delays however many addresses they use;
  * - per address: the same delay after ADDRESS_FACTOR × `limit` failures (password spraying).
  * An attempt is reserved (counted) in one transaction before bcrypt runs, so however many arrive
  * at once, no more are compared than the counters allow.
@@ -71,8 +80,9 @@ export function createLoginThrottle(options: {
         );
         const byKey = new Map(rows.map((row) => [row.key, row]));
         const pair = byKey.get(keys.pair)!;
+        const lane = pair.failures === 0 ? keys.fresh : keys.user;
         const soft = [
-          { row: byKey.get(keys.user)!, threshold: limit },
+          { row: byKey.get(lane)!, threshold: limit },
           { row: byKey.get(keys.address)!, threshold: limit * ADDRESS_FACTOR },
         ];
         let waitMs = pair.failures >= limit ? pair.window_ends_at - now : 0;
@@ -97,6 +107,7 @@ export function createLoginThrottle(options: {
           settled = true;
           await repo.deleteCounter(db, keys.pair);
           await repo.deleteCounter(db, keys.user);
+          await repo.deleteCounter(db, keys.fresh);
           await repo.releaseOne(db, keys.address);
         },
         failed() {
@@ -109,6 +120,7 @@ export function createLoginThrottle(options: {
     async unlock(username: string): Promise<void> {
       const keys = keysOf(username, '');
       await repo.deleteCounters(db, keys.user, keys.pair);
+      await repo.deleteCounter(db, keys.fresh);
     },
 
     /** Forgets counters whose window and delay are over; run by src/jobs.ts. */
