@@ -21,6 +21,8 @@ export interface TestAppOptions {
   extraEnv?: Record<string, string | undefined>;
   clock?: TestClock;
   heartbeatMs?: number;
+  /** when given, the app logs at info, one JSON line per entry pushed here */
+  logLines?: string[];
 }
 
 export interface TestAppFixture extends TestApp {
