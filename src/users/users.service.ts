@@ -130,15 +130,16 @@ export function createUsersService(deps: {
       checkPassword(password);
       await requireRow(id);
       const hash = await hasher.hash(password);
-      await db.transaction().execute(async (trx) => {
+      const tokenVersion = await db.transaction().execute(async (trx) => {
         await repo.updatePassword(trx, id, hash);
         await sessions.endAllOf(trx, id, keepSessionId);
+        return Number((await repo.findUserById(trx, id))?.token_version);
       });
       sessions.forgetUser(id);
       await bus.publishAfterCommit({
         type: 'sessionsEnded',
         userId: id,
-        ...(keepSessionId === null ? {} : { exceptSessionId: keepSessionId }),
+        ...(keepSessionId === null ? {} : { exceptSessionId: keepSessionId, tokenVersion }),
       });
       return toUser(await requireRow(id));
     },
