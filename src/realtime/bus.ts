@@ -16,6 +16,8 @@ export type BusEvent =
    * of `tokenVersion` or later (the tokens it was given after the change)
    */
   | { type: 'sessionsEnded'; userId: string; exceptSessionId?: string; tokenVersion?: number }
+  /** the user's admin role changed: cached rows are dropped, sockets carry the new role */
+  | { type: 'userChanged'; userId: string; isAdmin: boolean }
   /** one session ended (logout, signed out from the sessions list, refresh-token reuse) */
   | { type: 'sessionEnded'; userId: string; sessionId: string }
   /** an inventory's expiry digest of `day` is ready: each instance pushes it to its members */

@@ -126,6 +126,11 @@ export function createSocketHub(deps: {
       case 'sessionEnded':
         closeSessions(event.userId, { only: event.sessionId }, 'session ended');
         return;
+      case 'userChanged':
+        for (const connection of byUser.get(event.userId) ?? []) {
+          connection.user.isAdmin = event.isAdmin;
+        }
+        return;
       case 'presence':
       case 'presenceSnapshot':
         presence.onEvent(event);
