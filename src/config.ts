@@ -71,6 +71,12 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** a whole request, body included, must arrive within this */
   requestTimeoutMs: number;
+  /**
+   * once a body has had bodyMinRateAfterMs, it must have arrived at bodyMinRate bytes a second on
+   * average (as Apache's mod_reqtimeout `body=20,MinRate=500`); 0: no minimum
+   */
+  bodyMinRate: number;
+  bodyMinRateAfterMs: number;
   /** an idle keep-alive connection is closed after this */
   keepAliveTimeoutMs: number;
   /** requests served on one keep-alive connection before it is closed; 0: no limit */
@@ -211,6 +217,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     server: {
       headersTimeoutMs: headersTimeout * 1000,
       requestTimeoutMs: requestTimeout * 1000,
+      bodyMinRate: integer('BODY_MIN_RATE', 500, 0, 1_000_000_000),
+      bodyMinRateAfterMs: duration('BODY_MIN_RATE_AFTER', 20) * 1000,
       keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', 10) * 1000,
       maxRequestsPerSocket: integer('MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000),
       maxConnections: integer('MAX_CONNECTIONS', 16_384, 1, 1_000_000),
