@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { AppError } from '../http/errors.js';
@@ -21,8 +22,20 @@ export interface LoginAttempt {
   failed(): void;
 }
 
-const keysOf = (username: string, address: string) => {
+/**
+ * The address as the throttle counts it: an IPv6 address by its /64, which one subscriber (or one
+ * attacker's server) holds whole, so rotating through it does not bring fresh attempts.
+ */
+export function throttledAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  return `${ip.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
+}
+
+const keysOf = (username: string, rawAddress: string) => {
   const name = username.toLowerCase();
+  const address = rawAddress === '' ? '' : throttledAddress(rawAddress);
   return {
     user: `u:${name}`,
     fresh: `f:${name}`,

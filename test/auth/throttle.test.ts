@@ -51,6 +51,16 @@ describe.each(DIALECTS)('sign-in throttling (%s)', (dialect) => {
     expect((await attempt('sven', 'sven-password', '10.0.1.66')).statusCode).toBe(429);
   });
 
+  it('an IPv6 /64 counts as one address: rotating through it brings no fresh attempts', async () => {
+    await t.createUser('yuki');
+    for (let i = 1; i <= limit(); i++) await fail('yuki', `2001:db8:7:7::${i.toString(16)}`, 1);
+    const rotated = await attempt('yuki', 'yuki-password', '2001:db8:7:7:ffff::1');
+    expect(rotated.statusCode).toBe(429);
+    // the IPv4-mapped form of an address is the address
+    await fail('yuki', '::ffff:10.0.7.1', 1);
+    expect((await attempt('yuki', 'yuki-password', '2001:db8:7:8::1')).statusCode).toBe(200);
+  });
+
   it('addresses that already failed share the username’s delay', async () => {
     await t.createUser('xena');
     await fail('xena', '10.0.6.1', 1);
