@@ -1,14 +1,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  destroyTestEnvironment,
-  testEnvironment,
-  type TestApp,
-} from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useListeningApp } from '../helpers/fixtures.js';
 
 const EIGHT_MIB = 8 * 1024 * 1024;
 const CHUNK = 256 * 1024;
@@ -24,49 +19,36 @@ const chunks = (size: number) =>
     Buffer.alloc(Math.min(CHUNK, size - i * CHUNK), 'a'),
   );
 
-/** Node's http client, the body piped from a stream (write, wait for `drain`, write...). */
-function nodeHttpPiped(port: number, path: string, size: number): Promise<Answer> {
+/** Node's http client: `send` writes the body; resolves with the answer. */
+function nodeHttp(
+  port: number,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  send: (req: http.ClientRequest) => void,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': size },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode!, code: JSON.parse(text).code }));
-      },
-    );
+    const options = { host: '127.0.0.1', port, path, method: 'POST', headers };
+    const req = http.request(options, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode!, code: JSON.parse(text).code }));
+    });
     req.on('error', reject);
-    Readable.from(chunks(size)).pipe(req);
+    send(req);
   });
 }
 
-/** Node's http client, the whole body given to `end()` at once. */
-function nodeHttpEnd(port: number, path: string, size: number): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode!, code: JSON.parse(text).code }));
-      },
-    );
-    req.on('error', reject);
-    req.end(Buffer.alloc(size, 'a'));
-  });
-}
+/** The body piped from a stream (write, wait for `drain`, write...). */
+const nodeHttpPiped = (port: number, path: string, size: number) =>
+  nodeHttp(port, path, { 'content-type': 'application/json', 'content-length': size }, (req) =>
+    Readable.from(chunks(size)).pipe(req),
+  );
+
+/** The whole body given to `end()` at once. */
+const nodeHttpEnd = (port: number, path: string, size: number) =>
+  nodeHttp(port, path, { 'content-type': 'application/json' }, (req) =>
+    req.end(Buffer.alloc(size, 'a')),
+  );
 
 /** fetch, the body streamed. */
 async function fetchStreamed(port: number, path: string, size: number): Promise<Answer> {
@@ -107,19 +89,10 @@ async function writeThenRead(port: number, path: string, size: number): Promise<
 
 /** Issue 25 rows 7 and 8, through a real port. */
 describe.each(DIALECTS)('early answers and slow bodies (%s)', (dialect) => {
-  let t: TestApp;
+  // the minimum body rate counts after 1 s here (20 s by default) so the test stays short
+  const server = useListeningApp(dialect, { LARDER_BODY_MIN_RATE_AFTER: '1' });
   let port = 0;
-  beforeAll(async () => {
-    // the minimum body rate counts after 1 s here (20 s by default) so the test stays short
-    const env = testEnvironment(dialect, { LARDER_BODY_MIN_RATE_AFTER: '1' });
-    t = await buildTestApp(dialect, { env });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (t.app.server.address() as net.AddressInfo).port;
-  });
-  afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
-  });
+  beforeAll(() => void (port = server.port));
 
   const clients = { nodeHttpPiped, nodeHttpEnd, fetchStreamed, writeThenRead };
   const refusals: [path: string, answer: Answer][] = [
