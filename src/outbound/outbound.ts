@@ -21,16 +21,6 @@ export interface OutboundResponse {
   body: Buffer;
 }
 
-/** A URL as it may appear in a log or an error: no userinfo, no query, no fragment. */
-export function redactUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return '(not a URL)';
-  }
-}
-
 /**
  * The only way Larder makes requests that users cause (webhooks, push deliveries), in the
  * policy of DESIGN.md "Outbound requests": http(s) only, no userinfo, no redirects followed, a
