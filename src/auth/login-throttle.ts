@@ -86,14 +86,18 @@ export function createLoginThrottle(options: {
       const keys = keysOf(username, address);
       await db.transaction().execute(async (trx) => {
         const now = clock();
-        const rows = (await repo.lockCounters(trx, Object.values(keys))).map((row) =>
+        const locked = await repo.lockCounters(trx, Object.values(keys));
+        // an address that has tried this username before (its row outlives the window until the
+        // eviction job; a success deletes it) is not fresh, even once its failures reset
+        const fresh = locked.find((row) => row.key === keys.pair)!.window_ends_at === 0;
+        const rows = locked.map((row) =>
           row.window_ends_at <= now
             ? { ...row, failures: 0, window_ends_at: now + windowMs, next_attempt_at: 0 }
             : row,
         );
         const byKey = new Map(rows.map((row) => [row.key, row]));
         const pair = byKey.get(keys.pair)!;
-        const lane = pair.failures === 0 ? keys.fresh : keys.user;
+        const lane = fresh ? keys.fresh : keys.user;
         const soft = [
           { row: byKey.get(lane)!, threshold: limit },
           { row: byKey.get(keys.address)!, threshold: limit * ADDRESS_FACTOR },

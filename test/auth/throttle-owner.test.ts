@@ -83,6 +83,15 @@ describe.each(DIALECTS)('an attacker cannot keep the owner out (%s)', (dialect) 
     expect(guesses).toBeLessThanOrEqual(GUESSES_PER_HOUR_FEW_ADDRESSES);
   });
 
+  it('five attacker addresses (half the limit): the owner still gets in at once', async () => {
+    const ownerAt = Array.from({ length: 6 }, (_, i) => (i * 10 + 5) * 60_000);
+    const addresses = [1, 2, 3, 4, 5].map((i) => () => `198.51.100.${10 + i}`);
+    const { guesses, owner } = await siege('olga', addresses, ownerAt, HOUR);
+    expect(owner).toEqual([200, 200, 200, 200, 200, 200]);
+    console.info(`five addresses, owner signing in every 10 min: ${guesses} guesses in an hour`);
+    expect(guesses).toBeLessThanOrEqual(GUESSES_PER_HOUR_ANY_ADDRESSES);
+  });
+
   it('an attacker with a new address for every guess still gets a bounded number an hour', async () => {
     let n = 0;
     const fresh = () => `2001:db8:${(++n).toString(16)}::1`; // a /64 of its own each time
