@@ -36,7 +36,7 @@ export function capConnections(app: FastifyInstance, limits: ServerLimits): void
 export function requireBodyRate(app: FastifyInstance, limits: ServerLimits): void {
   const rate = limits.bodyMinRate;
   if (rate === 0) return;
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     const hasBody =
       Number(request.headers['content-length'] ?? 0) > 0 ||
@@ -46,13 +46,14 @@ export function requireBodyRate(app: FastifyInstance, limits: ServerLimits): voi
     if (!hasBody || raw.complete || !(socket instanceof Socket)) return done();
     const startedAt = Date.now();
     const startBytes = socket.bytesRead;
+    let timer: NodeJS.Timeout;
     const check = () => {
       if (raw.complete || socket.destroyed) return;
       const deadline =
         startedAt + limits.bodyMinRateAfterMs + ((socket.bytesRead - startBytes) / rate) * 1000;
       const wait = deadline - Date.now();
       if (wait > 0) {
-        setTimeout(check, Math.max(wait, 100)).unref();
+        timer = setTimeout(check, Math.max(wait, 100)).unref();
         return;
       }
       request.log.info(
@@ -61,7 +62,9 @@ export function requireBodyRate(app: FastifyInstance, limits: ServerLimits): voi
       );
       socket.destroy();
     };
-    setTimeout(check, limits.bodyMinRateAfterMs).unref();
+    timer = setTimeout(check, limits.bodyMinRateAfterMs).unref();
+    // answered (after the body, body-drain.ts) or gone: nothing left to watch
+    reply.raw.once('close', () => clearTimeout(timer));
     done();
   });
 }

@@ -24,7 +24,8 @@ export function decodeCell(value: string): string {
   return text.startsWith("'") && FORMULA_CELL.test(text) ? text.slice(1) : text;
 }
 
-const UTF8 = /^utf-?8$/i;
+/** UTF-8, and ASCII, which is UTF-8 too */
+const UTF8 = /^(utf-?8|us-ascii|ascii)$/i;
 
 /**
  * The text of an uploaded CSV. It must be UTF-8 (what the export writes and LibreOffice or Excel
