@@ -8,7 +8,12 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import { capConnections, limitRequestsPerSocket, serverOptions } from './http/connection-limits.js';
+import {
+  capConnections,
+  limitRequestsPerSocket,
+  requireBodyRate,
+  serverOptions,
+} from './http/connection-limits.js';
 import { logRequests, loggerOptions } from './http/logging.js';
 import { schemaController } from './http/validation.js';
 import apiDocs from './plugins/api-docs.js';
@@ -65,6 +70,7 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnections(app, config.server);
   limitRequestsPerSocket(app, config.server);
+  requireBodyRate(app, config.server);
   logRequests(app);
 
   await app.register(database, { config });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { invalidAllowEntry } from './outbound/allow-list.js';
 
 /** The default deadline of one file analysis (LARDER_ANALYZE_TIMEOUT). */
 export const ANALYSIS_DEADLINE_MS = 30_000;
@@ -58,6 +59,11 @@ export interface Config {
    * apkUrl and downloadUrl are built from it instead of the request's Host header
    */
   publicUrl: string | null;
+  /**
+   * host names, addresses and CIDRs that webhooks (and push deliveries) may reach although they
+   * are loopback, private, link-local... (LARDER_OUTBOUND_ALLOW; src/outbound/outbound.ts)
+   */
+  outboundAllow: string[];
   /** HTTP server limits (docs/operations.md "Connection limits") */
   server: ServerLimits;
 }
@@ -67,6 +73,12 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** a whole request, body included, must arrive within this */
   requestTimeoutMs: number;
+  /**
+   * once a body has had bodyMinRateAfterMs, it must have arrived at bodyMinRate bytes a second on
+   * average (as Apache's mod_reqtimeout `body=20,MinRate=500`); 0: no minimum
+   */
+  bodyMinRate: number;
+  bodyMinRateAfterMs: number;
   /** an idle keep-alive connection is closed after this */
   keepAliveTimeoutMs: number;
   /** requests served on one keep-alive connection before it is closed; 0: no limit */
@@ -156,6 +168,14 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if (publicUrl !== null && !isPublicUrl(publicUrl)) {
     fail('PUBLIC_URL', 'must be an http:// or https:// URL without query or fragment', publicUrl);
   }
+  const outboundAllow = (read('OUTBOUND_ALLOW') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of outboundAllow) {
+    const why = invalidAllowEntry(entry);
+    if (why) fail('OUTBOUND_ALLOW', why, entry);
+  }
   const headersTimeout = duration('HEADERS_TIMEOUT', 20);
   const requestTimeout = duration('REQUEST_TIMEOUT', 300);
   if (requestTimeout < headersTimeout) {
@@ -196,9 +216,12 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     overloadEventLoopDelayMs: integer('OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     overloadHeapMb: integer('OVERLOAD_HEAP_MB', 0, 0, 1_000_000),
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    outboundAllow,
     server: {
       headersTimeoutMs: headersTimeout * 1000,
       requestTimeoutMs: requestTimeout * 1000,
+      bodyMinRate: integer('BODY_MIN_RATE', 500, 0, 1_000_000_000),
+      bodyMinRateAfterMs: duration('BODY_MIN_RATE_AFTER', 20) * 1000,
       keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', 10) * 1000,
       maxRequestsPerSocket: integer('MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000),
       maxConnections: integer('MAX_CONNECTIONS', 16_384, 1, 1_000_000),

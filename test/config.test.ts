@@ -32,6 +32,17 @@ describe('configuration', () => {
     expect(loadConfig({}).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 
+  it('reads LARDER_OUTBOUND_ALLOW as a list of hosts, addresses and CIDRs', () => {
+    expect(loadConfig({}).outboundAllow).toEqual([]);
+    const env = { LARDER_OUTBOUND_ALLOW: ' ntfy.lan ,192.168.1.0/24,, fd00::/8,[::1]' };
+    expect(loadConfig(env).outboundAllow).toEqual([
+      'ntfy.lan',
+      '192.168.1.0/24',
+      'fd00::/8',
+      '[::1]',
+    ]);
+  });
+
   it('reads durations with units', () => {
     expect(parseDuration('900')).toBe(900);
     expect(parseDuration('15m')).toBe(900);
@@ -58,6 +69,8 @@ describe('configuration', () => {
     [{ LARDER_APK_FILE: '../evil.apk' }, 'LARDER_APK_FILE: must be a plain file name'],
     [{ LARDER_DATABASE_SCHEMA: 'Robert; DROP' }, 'LARDER_DATABASE_SCHEMA'],
     [{ LARDER_TZ: 'Mars/Olympus' }, 'LARDER_TZ: must be a time zone name'],
+    [{ LARDER_OUTBOUND_ALLOW: 'ntfy.lan, http://x/' }, 'LARDER_OUTBOUND_ALLOW: must list host'],
+    [{ LARDER_OUTBOUND_ALLOW: '10.0.0.0/33' }, 'LARDER_OUTBOUND_ALLOW'],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -29,6 +29,8 @@ export interface SignedInUser extends AuthUser {
   sessionId: string;
   /** when the access token stops working, epoch ms */
   tokenExpiresAt: number;
+  /** the user's token version the access token was issued under (a password change bumps it) */
+  tokenVersion: number;
 }
 
 /** Where a sign-in comes from, shown in the sessions list. */
@@ -176,6 +178,7 @@ export function createAuthService(deps: {
         inventoryId: user.inventory_id,
         sessionId: claims.sessionId,
         tokenExpiresAt: claims.expiresAt,
+        tokenVersion: claims.tokenVersion,
       };
     },
 

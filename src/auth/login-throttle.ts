@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { AppError } from '../http/errors.js';
@@ -21,9 +22,26 @@ export interface LoginAttempt {
   failed(): void;
 }
 
-const keysOf = (username: string, address: string) => {
+/**
+ * The address as the throttle counts it: an IPv6 address by its /64, which one subscriber (or one
+ * attacker's server) holds whole, so rotating through it does not bring fresh attempts.
+ */
+export function throttledAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  return `${ip.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
+}
+
+const keysOf = (username: string, rawAddress: string) => {
   const name = username.toLowerCase();
-  return { user: `u:${name}`, address: `a:${address}`, pair: `p:${name} ${address}` };
+  const address = rawAddress === '' ? '' : throttledAddress(rawAddress);
+  return {
+    user: `u:${name}`,
+    fresh: `f:${name}`,
+    address: `a:${address}`,
+    pair: `p:${name} ${address}`,
+  };
 };
 
 /**
@@ -31,8 +49,12 @@ const keysOf = (username: string, address: string) => {
  * instance and `larder unlock` see the same counters:
  * - per (username, address): `limit` failures per window, then 429 until the window ends: an
  *   attacker's own address stops, the owner elsewhere is not affected;
- * - per username, from anywhere: after `limit` failures, a delay between attempts that doubles up
- *   to MAX_DELAY_MS: an attacker with many addresses is slowed, the owner waits a minute at most;
+ * - per username, in two lanes: attempts from addresses that already failed for the username
+ *   (`u:`), and first attempts from addresses that have not (`f:`). Each lane allows `limit`
+ *   failures, then a delay between attempts that doubles up to MAX_DELAY_MS. An attacker polling
+ *   from a few addresses fills only the first lane, so the owner, signing in from an address of
+ *   their own, is not made to wait behind them; the attacker's counted guesses stay bounded by the
+ *   two lanes' delays however many addresses they use;
  * - per address: the same delay after ADDRESS_FACTOR × `limit` failures (password spraying).
  * An attempt is reserved (counted) in one transaction before bcrypt runs, so however many arrive
  * at once, no more are compared than the counters allow.
@@ -64,15 +86,20 @@ export function createLoginThrottle(options: {
       const keys = keysOf(username, address);
       await db.transaction().execute(async (trx) => {
         const now = clock();
-        const rows = (await repo.lockCounters(trx, Object.values(keys))).map((row) =>
+        const locked = await repo.lockCounters(trx, Object.values(keys));
+        // an address that has tried this username before (its row outlives the window until the
+        // eviction job; a success deletes it) is not fresh, even once its failures reset
+        const fresh = locked.find((row) => row.key === keys.pair)!.window_ends_at === 0;
+        const rows = locked.map((row) =>
           row.window_ends_at <= now
             ? { ...row, failures: 0, window_ends_at: now + windowMs, next_attempt_at: 0 }
             : row,
         );
         const byKey = new Map(rows.map((row) => [row.key, row]));
         const pair = byKey.get(keys.pair)!;
+        const lane = fresh ? keys.fresh : keys.user;
         const soft = [
-          { row: byKey.get(keys.user)!, threshold: limit },
+          { row: byKey.get(lane)!, threshold: limit },
           { row: byKey.get(keys.address)!, threshold: limit * ADDRESS_FACTOR },
         ];
         let waitMs = pair.failures >= limit ? pair.window_ends_at - now : 0;
@@ -97,6 +124,7 @@ export function createLoginThrottle(options: {
           settled = true;
           await repo.deleteCounter(db, keys.pair);
           await repo.deleteCounter(db, keys.user);
+          await repo.deleteCounter(db, keys.fresh);
           await repo.releaseOne(db, keys.address);
         },
         failed() {
@@ -109,6 +137,7 @@ export function createLoginThrottle(options: {
     async unlock(username: string): Promise<void> {
       const keys = keysOf(username, '');
       await repo.deleteCounters(db, keys.user, keys.pair);
+      await repo.deleteCounter(db, keys.fresh);
     },
 
     /** Forgets counters whose window and delay are over; run by src/jobs.ts. */

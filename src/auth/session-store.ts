@@ -54,7 +54,7 @@ export function createSessionStore(deps: {
   const unsubscribe = bus.subscribe((event) => {
     if (event.type === 'sessionsEnded') forgetUser(event.userId, event.exceptSessionId ?? null);
     else if (event.type === 'sessionEnded') forgetSession(event.sessionId);
-    else if (event.type === 'fullSyncRequired') {
+    else if (event.type === 'fullSyncRequired' || event.type === 'userChanged') {
       epoch += 1;
       users.delete(event.userId);
     }

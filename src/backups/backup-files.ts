@@ -32,9 +32,29 @@ export function resolveBackupDir(preferred: string, dataDir: string, log: Backup
 
 function ensureWritable(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  tightenBackupDir(dir);
   const probe = path.join(dir, `.larder-probe-${process.pid}-${crypto.randomUUID()}`);
   fs.writeFileSync(probe, '');
   fs.unlinkSync(probe);
+}
+
+/**
+ * An existing backup directory (a mount, or one made by hand with the usual 0755) is made private
+ * like the data dir: 0700, and its dumps 0600, since they hold every password hash and inventory.
+ * Only what the server's user owns is changed; a directory owned by someone else (root's mount
+ * point) is left to its owner, who was told so in docs/operations.md.
+ */
+function tightenBackupDir(dir: string): void {
+  const uid = process.getuid?.();
+  const stat = fs.statSync(dir);
+  if (uid === undefined || stat.uid !== uid) return;
+  if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isFile() || !BACKUP_NAME.test(entry.name)) continue;
+    const file = path.join(dir, entry.name);
+    const fileStat = fs.statSync(file);
+    if (fileStat.uid === uid && (fileStat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  }
 }
 
 /** A temp name unique to this process and call: two instances never write the same file. */

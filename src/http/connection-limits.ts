@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { ServerLimits } from '../config.js';
 
@@ -23,6 +23,50 @@ export function serverOptions(limits: ServerLimits): Partial<FastifyServerOption
 /** Connections past the cap are refused by the kernel-level accept (Node closes them at once). */
 export function capConnections(app: FastifyInstance, limits: ServerLimits): void {
   app.server.maxConnections = limits.maxConnections;
+}
+
+/**
+ * A minimum data rate for bodies (slow POST, "R-U-Dead-Yet"): a body has `bodyMinRateAfterMs`,
+ * then must keep up an average of `bodyMinRate` bytes a second since its headers, or its
+ * connection is closed — Apache mod_reqtimeout's `body=20,MinRate=500`. A body trickled at one
+ * byte every 5 s is closed after about 20 s instead of holding the connection for the whole
+ * request deadline. Bytes are counted on the socket (`bytesRead`), so the body itself is left to
+ * whoever reads it.
+ */
+export function requireBodyRate(app: FastifyInstance, limits: ServerLimits): void {
+  const rate = limits.bodyMinRate;
+  if (rate === 0) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    const raw = request.raw;
+    const hasBody =
+      Number(request.headers['content-length'] ?? 0) > 0 ||
+      request.headers['transfer-encoding'] !== undefined;
+    const socket = raw.socket;
+    // app.inject's requests have no network socket, and nothing to wait for
+    if (!hasBody || raw.complete || !(socket instanceof Socket)) return done();
+    const startedAt = Date.now();
+    const startBytes = socket.bytesRead;
+    let timer: NodeJS.Timeout;
+    const check = () => {
+      if (raw.complete || socket.destroyed) return;
+      const deadline =
+        startedAt + limits.bodyMinRateAfterMs + ((socket.bytesRead - startBytes) / rate) * 1000;
+      const wait = deadline - Date.now();
+      if (wait > 0) {
+        timer = setTimeout(check, Math.max(wait, 100)).unref();
+        return;
+      }
+      request.log.info(
+        { bytes: socket.bytesRead - startBytes, ms: Date.now() - startedAt },
+        `body slower than ${rate} bytes/s: connection closed`,
+      );
+      socket.destroy();
+    };
+    timer = setTimeout(check, limits.bodyMinRateAfterMs).unref();
+    // answered (after the body, body-drain.ts) or gone: nothing left to watch
+    reply.raw.once('close', () => clearTimeout(timer));
+    done();
+  });
 }
 
 const served = new WeakMap<Socket, number>();

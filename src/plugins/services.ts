@@ -21,6 +21,7 @@ import { createInventoryService, type InventoryService } from '../inventory/inve
 import { connectMessagesToHub } from '../messages/messages.realtime.js';
 import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
+import { createOutbound } from '../outbound/outbound.js';
 import type { EventBus } from '../realtime/bus.js';
 import { createSocketHub, type SocketHub } from '../realtime/hub.js';
 import { createAnalysisPool } from '../resources/analysis/analysis.pool.js';
@@ -123,7 +124,8 @@ async function services(
     log,
   });
   const expiryRealtime = connectExpiryToHub({ hub, bus, expiry, log });
-  const webhooks = createWebhooks({ db, clock, log });
+  const outbound = createOutbound({ allow: config.outboundAllow });
+  const webhooks = createWebhooks({ db, clock, log, outbound });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
   // worker threads for file analysis: pdf.js and the other parsers never load on this thread
   const analysis = createAnalysisPool({

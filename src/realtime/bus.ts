@@ -12,9 +12,12 @@ export type BusEvent =
   | { type: 'fullSyncRequired'; userId: string; inventoryId: string | null; reason: string }
   /**
    * the user's sessions ended (password changed, user deleted): close their sockets, except those
-   * of `exceptSessionId` (the session that changed its own password)
+   * of `exceptSessionId` (the session that changed its own password) authenticated with a token
+   * of `tokenVersion` or later (the tokens it was given after the change)
    */
-  | { type: 'sessionsEnded'; userId: string; exceptSessionId?: string }
+  | { type: 'sessionsEnded'; userId: string; exceptSessionId?: string; tokenVersion?: number }
+  /** the user's admin role changed: cached rows are dropped, sockets carry the new role */
+  | { type: 'userChanged'; userId: string; isAdmin: boolean }
   /** one session ended (logout, signed out from the sessions list, refresh-token reuse) */
   | { type: 'sessionEnded'; userId: string; sessionId: string }
   /** an inventory's expiry digest of `day` is ready: each instance pushes it to its members */

@@ -81,16 +81,21 @@ export function createSocketHub(deps: {
     for (const connection of connections) sendEncoded(connection.socket, bytes);
   }
 
-  /** Closes the user's sockets, or only those of one session, or all but one session's. */
+  /**
+   * Closes the user's sockets, or only those of one session, or all but one session's sockets
+   * whose token is of `minVersion` or later (a token issued before a password change never
+   * outlives it, even in the session that made the change).
+   */
   function closeSessions(
     userId: string,
-    which: { only?: string; except?: string },
+    which: { only?: string; except?: string; minVersion?: number },
     reason: string,
   ): void {
     for (const connection of byUser.get(userId) ?? []) {
-      const sessionId = connection.user.sessionId;
+      const { sessionId, tokenVersion } = connection.user;
       if (which.only !== undefined && sessionId !== which.only) continue;
-      if (which.except !== undefined && sessionId === which.except) continue;
+      const current = which.minVersion === undefined || tokenVersion >= which.minVersion;
+      if (which.except !== undefined && sessionId === which.except && current) continue;
       connection.socket.close(CLOSE_SESSION_ENDED, reason);
     }
   }
@@ -112,10 +117,19 @@ export function createSocketHub(deps: {
         });
         return;
       case 'sessionsEnded':
-        closeSessions(event.userId, { except: event.exceptSessionId }, 'session ended');
+        closeSessions(
+          event.userId,
+          { except: event.exceptSessionId, minVersion: event.tokenVersion },
+          'session ended',
+        );
         return;
       case 'sessionEnded':
         closeSessions(event.userId, { only: event.sessionId }, 'session ended');
+        return;
+      case 'userChanged':
+        for (const connection of byUser.get(event.userId) ?? []) {
+          connection.user.isAdmin = event.isAdmin;
+        }
         return;
       case 'presence':
       case 'presenceSnapshot':
@@ -227,6 +241,7 @@ export function createSocketHub(deps: {
     }
     connection.user.sessionId = user.sessionId;
     connection.user.tokenExpiresAt = user.tokenExpiresAt;
+    connection.user.tokenVersion = user.tokenVersion;
     connection.user.isAdmin = user.isAdmin;
     sendFrame(connection, { type: 'authenticated', expiresAt: user.tokenExpiresAt });
   }

@@ -58,6 +58,23 @@ export async function deleteUser(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }
 
+/**
+ * The ids of every admin, locked until the transaction ends (PostgreSQL; SQLite runs one
+ * transaction at a time): two admins demoting or deleting each other at once cannot both win.
+ */
+export async function lockAdmins(db: Executor): Promise<string[]> {
+  const query = db.selectFrom('users').select('id').where('is_admin', '=', 1).orderBy('id');
+  return (await (isPostgres(db) ? query.forUpdate() : query).execute()).map((row) => row.id);
+}
+
+export async function setAdmin(db: Executor, id: string, isAdmin: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ is_admin: isAdmin ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function countAdmins(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('users')

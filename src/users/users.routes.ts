@@ -49,16 +49,22 @@ export function adminUserRoutes(deps: {
       {
         schema: {
           ...common,
-          summary: "Admin: change a user's password; their existing sessions end at once",
+          summary:
+            "Admin: change a user's password (their existing sessions end at once) or grant and " +
+            'revoke the admin role (at once, for every token of theirs); nobody changes their ' +
+            'own role, and the last admin stays one (409)',
           params: IdParams,
           body: Type.Object(
-            { password: Type.String({ maxLength: 1024 }) },
-            { additionalProperties: false },
+            {
+              password: Type.Optional(Type.String({ maxLength: 1024 })),
+              isAdmin: Type.Optional(Type.Boolean()),
+            },
+            { additionalProperties: false, minProperties: 1 },
           ),
-          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404, 409) },
         },
       },
-      (request) => users.changePassword(request.params.id, request.body.password),
+      (request) => users.update(request.params.id, request.body, callerOf(request).id),
     );
 
     app.delete(

@@ -6,7 +6,7 @@ import { isUniqueViolation, type Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { SessionStore } from '../auth/session-store.js';
-import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { EventBus } from '../realtime/bus.js';
 import * as repo from './users.repository.js';
@@ -23,6 +23,16 @@ function checkUsername(username: string): void {
 
 function checkPassword(password: string): void {
   if (!isValidPassword(password)) throw badRequest('body.password must be 8 to 72 bytes long');
+}
+
+/**
+ * Locks the admins (repo.lockAdmins) and checks that the acting admin still is one: of two admins
+ * demoting each other at once, the second finds itself demoted (403).
+ */
+async function lockAdmins(trx: Executor, actingUserId: string): Promise<string[]> {
+  const admins = await repo.lockAdmins(trx);
+  if (!admins.includes(actingUserId)) throw forbidden();
+  return admins;
 }
 
 export function createUsersService(deps: {
@@ -130,26 +140,66 @@ export function createUsersService(deps: {
       checkPassword(password);
       await requireRow(id);
       const hash = await hasher.hash(password);
-      await db.transaction().execute(async (trx) => {
+      const tokenVersion = await db.transaction().execute(async (trx) => {
         await repo.updatePassword(trx, id, hash);
         await sessions.endAllOf(trx, id, keepSessionId);
+        return Number((await repo.findUserById(trx, id))?.token_version);
       });
       sessions.forgetUser(id);
       await bus.publishAfterCommit({
         type: 'sessionsEnded',
         userId: id,
-        ...(keepSessionId === null ? {} : { exceptSessionId: keepSessionId }),
+        ...(keepSessionId === null ? {} : { exceptSessionId: keepSessionId, tokenVersion }),
       });
       return toUser(await requireRow(id));
+    },
+
+    /**
+     * Grants or revokes the admin role. Nobody changes their own; the last admin stays one (409).
+     * The user's cached rows are dropped on every instance: their next request, with any token,
+     * has the new rights.
+     */
+    async setAdmin(id: string, isAdmin: boolean, actingUserId: string): Promise<User> {
+      if (id === actingUserId) throw conflict('You cannot change your own admin role');
+      const user = await db.transaction().execute(async (trx) => {
+        const admins = await lockAdmins(trx, actingUserId);
+        const row = await repo.lockUser(trx, id);
+        if (!row) throw notFound(`No user with id ${id}`);
+        if (!isAdmin && row.is_admin && admins.length <= 1) {
+          throw conflict('The last admin cannot be demoted');
+        }
+        await repo.setAdmin(trx, id, isAdmin);
+        return toUser({ ...row, is_admin: isAdmin ? 1 : 0 });
+      });
+      sessions.forgetUser(id);
+      await bus.publishAfterCommit({ type: 'userChanged', userId: id, isAdmin });
+      return user;
+    },
+
+    /**
+     * PUT /api/admin/users/{id}: the role, then the password; both are checked before either is
+     * written, so a refused request changes nothing.
+     */
+    async update(
+      id: string,
+      input: { password?: string; isAdmin?: boolean },
+      actingUserId: string,
+    ): Promise<User> {
+      if (input.password !== undefined) checkPassword(input.password);
+      let user = await this.get(id);
+      if (input.isAdmin !== undefined) user = await this.setAdmin(id, input.isAdmin, actingUserId);
+      if (input.password !== undefined) user = await this.changePassword(id, input.password);
+      return user;
     },
 
     /** Deletes the user (their messages and tokens go with them) and an inventory left empty. */
     async delete(id: string, actingUserId: string): Promise<void> {
       if (id === actingUserId) throw conflict('You cannot delete your own account');
       await db.transaction().execute(async (trx) => {
+        const admins = await lockAdmins(trx, actingUserId);
         const row = await repo.lockUser(trx, id);
         if (!row) throw notFound(`No user with id ${id}`);
-        if (row.is_admin && (await repo.countAdmins(trx)) <= 1) {
+        if (row.is_admin && admins.length <= 1) {
           throw conflict('The last admin cannot be deleted');
         }
         await repo.deleteUser(trx, id);

@@ -171,7 +171,7 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
         remoteAddress,
       });
 
-    it('ends every other session and keeps the caller signed in with fresh tokens', async () => {
+    it('ends every other session and keeps the caller signed in with fresh tokens; every socket of an old token closes', async () => {
       const nia = await t.createUser('nia');
       const other = await login(t.app, 'nia', 'nia-password');
       const mine = await openSocket(t.app, nia.token);
@@ -190,19 +190,24 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
       expect(
         (await post('/api/auth/refresh', { refreshToken: other.refreshToken })).statusCode,
       ).toBe(401);
-      // the caller: the new tokens work, in the same session; its socket stays open
+      // the caller's own socket was opened with the old token (401 over HTTP now): closed too
+      expect(await mine.closed).toEqual({ code: 4001, reason: 'session ended' });
+      expect((await me(nia.token)).statusCode).toBe(401);
+      // the caller: the new tokens work, in the same session, a socket with them stays open
       expect((await me(body.accessToken)).statusCode).toBe(200);
+      const fresh = await openSocket(t.app, body.accessToken);
+      await fresh.next('hello');
       const list = (await sessionsOf({ headers: bearer(body.accessToken) })).json() as any[];
       expect(list).toHaveLength(1);
       expect(list[0].current).toBe(true);
-      await mine.barrier();
-      expect(mine.ws.readyState).toBe(mine.ws.OPEN);
       const refreshed = await post('/api/auth/refresh', { refreshToken: body.refreshToken });
       expect(refreshed.statusCode).toBe(200);
       // the old password is gone, the new one signs in
       await expect(login(t.app, 'nia', 'nia-password')).rejects.toThrow(/401/);
       await login(t.app, 'nia', 'nia-new-password');
-      await mine.close();
+      await fresh.barrier();
+      expect(fresh.ws.readyState).toBe(fresh.ws.OPEN);
+      await fresh.close();
     });
 
     it('a wrong current password is 400, changes nothing, and counts as a failed sign-in', async () => {

@@ -66,6 +66,11 @@ describeInBrowser('admin interface in German, and the items view', () => {
       '„Bestand von anna“ wird mit seinen 4 Artikeln gelöscht.',
     );
     await row.getByRole('button', { name: 'Abbrechen' }).click();
+    await row.getByRole('button', { name: 'Zum Admin machen' }).click();
+    await page.getByText('anna ist jetzt Admin.').waitFor();
+    await row.getByRole('button', { name: 'Admin-Rechte entziehen' }).click();
+    await row.getByRole('button', { name: 'Ja, entziehen' }).click();
+    await page.getByText('anna ist kein Admin mehr.').waitFor();
     await screenshot(page, 'admin-users-de-desktop');
   });
 

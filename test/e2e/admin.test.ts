@@ -105,6 +105,32 @@ describeInBrowser('admin interface: users and inventories', () => {
     await expect(login(ctx.t.app, 'alice', 'alice-password')).rejects.toThrow(/401/);
   });
 
+  it('grants and revokes the admin role; nobody is offered a change of their own', async () => {
+    const own = await manageUser(page, 'admin');
+    await expectCount(own.getByRole('button', { name: 'Make admin' }), 0);
+    await expectCount(own.getByRole('button', { name: 'Revoke admin' }), 0);
+    let row = await manageUser(page, 'alice');
+    await row.getByRole('button', { name: 'Make admin' }).click();
+    await flash(page).getByText('alice is now an admin.').waitFor();
+    await userCard(page, 'alice').locator('.badge', { hasText: 'admin' }).waitFor();
+    const alice = await login(ctx.t.app, 'alice', 'alice-new-password');
+    const asAlice = await ctx.t.app.inject({ url: '/api/admin/users', headers: alice.headers });
+    expect(asAlice.statusCode).toBe(200);
+    row = await manageUser(page, 'alice');
+    await row.getByRole('button', { name: 'Revoke admin' }).click();
+    await expect(row.getByRole('group').textContent()).resolves.toContain(
+      'alice will no longer manage users, inventories and backups.',
+    );
+    await row.getByRole('button', { name: 'Yes, revoke' }).click();
+    await flash(page).getByText('alice is no longer an admin.').waitFor();
+    await userCard(page, 'alice').locator('.badge', { hasText: 'admin' }).waitFor({
+      state: 'detached',
+    });
+    // alice's token, issued while she was an admin, lost the rights with the role
+    const after = await ctx.t.app.inject({ url: '/api/admin/users', headers: alice.headers });
+    expect(after.statusCode).toBe(403);
+  });
+
   it('warns before deleting a user alone in an inventory with items', async () => {
     const bob = await login(ctx.t.app, 'bob', 'bob-password');
     await seedBasics(ctx.t.app, bob);

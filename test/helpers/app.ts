@@ -2,11 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { describe, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { loggerOptions } from '../../src/http/logging.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -80,13 +82,26 @@ export function testEnvironment(
 
 export async function buildTestApp(
   dialect: TestDialect,
-  options: { env?: Record<string, string>; clock?: TestClock; heartbeatMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: TestClock;
+    heartbeatMs?: number;
+    /** when given, the app logs at info, one JSON line per entry pushed here */
+    logLines?: string[];
+  } = {},
 ): Promise<TestApp> {
   const env = options.env ?? testEnvironment(dialect);
   const clock = options.clock ?? createTestClock();
   const config = loadConfig(env);
+  const lines = options.logLines;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines?.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
   const app = await buildApp(config, {
-    logger: false,
+    logger: lines ? { ...(loggerOptions('info') as object), stream } : false,
     clock: clock.now,
     heartbeatMs: options.heartbeatMs,
   });

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import {
   buildTestApp,
@@ -21,6 +22,8 @@ export interface TestAppOptions {
   extraEnv?: Record<string, string | undefined>;
   clock?: TestClock;
   heartbeatMs?: number;
+  /** when given, the app logs at info, one JSON line per entry pushed here */
+  logLines?: string[];
 }
 
 export interface TestAppFixture extends TestApp {
@@ -110,4 +113,24 @@ export async function inTestApp<T>(
   } finally {
     if (owned) await destroyTestEnvironment(env);
   }
+}
+
+/**
+ * An app listening on a loopback port for a describe block (for raw sockets and real HTTP
+ * clients), built in beforeAll from a fresh environment with `extraEnv`; closed and removed in
+ * afterAll. `port` and `t` are filled in once beforeAll has run.
+ */
+export function useListeningApp(dialect: TestDialect, extraEnv: Record<string, string>) {
+  const listening = { port: 0, t: {} as TestApp };
+  beforeAll(async () => {
+    const env = testEnvironment(dialect, extraEnv);
+    listening.t = await buildTestApp(dialect, { env });
+    await listening.t.app.listen({ host: '127.0.0.1', port: 0 });
+    listening.port = (listening.t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await listening.t.close();
+    await destroyTestEnvironment(listening.t.env);
+  });
+  return listening;
 }

@@ -16,8 +16,15 @@ export function clockAt(time: number): TestClock & { set(time: number): void } {
   return { ...clock, set: (t: number) => clock.advance(t - clock.now()) };
 }
 
-/** Environment for expiry tests: UTC days, and tokens that outlive the hours the clock moves. */
-export const EXPIRY_ENV = { LARDER_TZ: 'UTC', LARDER_ACCESS_TOKEN_TTL: '7d' };
+/**
+ * Environment for expiry tests: UTC days, tokens that outlive the hours the clock moves, and the
+ * webhook receivers on loopback allowed (refused by default: src/outbound/outbound.ts).
+ */
+export const EXPIRY_ENV: Record<string, string | undefined> = {
+  LARDER_TZ: 'UTC',
+  LARDER_ACCESS_TOKEN_TTL: '7d',
+  LARDER_OUTBOUND_ALLOW: '127.0.0.0/8',
+};
 
 export interface Received {
   headers: http.IncomingHttpHeaders;

@@ -7,6 +7,8 @@ describe('server limits and public URL in the configuration', () => {
     expect(config.server).toEqual({
       headersTimeoutMs: 20_000,
       requestTimeoutMs: 300_000,
+      bodyMinRate: 500,
+      bodyMinRateAfterMs: 20_000,
       keepAliveTimeoutMs: 10_000,
       maxRequestsPerSocket: 1000,
       maxConnections: 16_384,
@@ -20,6 +22,8 @@ describe('server limits and public URL in the configuration', () => {
         LARDER_HEADERS_TIMEOUT: '5s',
         LARDER_REQUEST_TIMEOUT: '2m',
         LARDER_KEEP_ALIVE_TIMEOUT: '3',
+        LARDER_BODY_MIN_RATE: '0',
+        LARDER_BODY_MIN_RATE_AFTER: '1m',
         LARDER_MAX_REQUESTS_PER_SOCKET: '0',
         LARDER_MAX_CONNECTIONS: '50',
         LARDER_PUBLIC_URL: 'https://larder.example.org/app/',
@@ -29,6 +33,8 @@ describe('server limits and public URL in the configuration', () => {
     expect(config.server).toEqual({
       headersTimeoutMs: 5000,
       requestTimeoutMs: 120_000,
+      bodyMinRate: 0,
+      bodyMinRateAfterMs: 60_000,
       keepAliveTimeoutMs: 3000,
       maxRequestsPerSocket: 0,
       maxConnections: 50,
@@ -44,6 +50,8 @@ describe('server limits and public URL in the configuration', () => {
     ['LARDER_MAX_CONNECTIONS', '0'],
     ['LARDER_HEADERS_TIMEOUT', '0'],
     ['LARDER_REQUEST_TIMEOUT', '5'], // shorter than the 20 s headers timeout
+    ['LARDER_BODY_MIN_RATE', '-1'],
+    ['LARDER_BODY_MIN_RATE_AFTER', '0'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value }, '/tmp')).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, '/tmp')).toThrow(name);

@@ -1,36 +1,22 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  destroyTestEnvironment,
-  testEnvironment,
-  type TestApp,
-} from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { useListeningApp } from '../helpers/fixtures.js';
 
 /**
  * Issue 13 rows 9 and 15 through a real port: the server's connection limits (configured small
  * here so the test takes seconds) and a 413 the client can read.
  */
 describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
-  let t: TestApp;
+  const server = useListeningApp(dialect, {
+    LARDER_HEADERS_TIMEOUT: '1',
+    LARDER_REQUEST_TIMEOUT: '2',
+    LARDER_KEEP_ALIVE_TIMEOUT: '1',
+    LARDER_MAX_CONNECTIONS: '8',
+    LARDER_MAX_REQUESTS_PER_SOCKET: '3',
+  });
   let port = 0;
-  beforeAll(async () => {
-    const env = testEnvironment(dialect, {
-      LARDER_HEADERS_TIMEOUT: '1',
-      LARDER_REQUEST_TIMEOUT: '2',
-      LARDER_KEEP_ALIVE_TIMEOUT: '1',
-      LARDER_MAX_CONNECTIONS: '8',
-      LARDER_MAX_REQUESTS_PER_SOCKET: '3',
-    });
-    t = await buildTestApp(dialect, { env });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (t.app.server.address() as net.AddressInfo).port;
-  });
-  afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
-  });
+  beforeAll(() => void (port = server.port));
 
   /** A raw connection that records what the server sends and when it closes. */
   function connect() {

@@ -83,6 +83,13 @@ const messages: Messages = {
   'users.passwordHint': 'Die Geräte müssen sich neu anmelden.',
   'users.savePassword': 'Passwort speichern',
   'users.passwordChanged': 'Passwort von {name} geändert. Die Geräte müssen sich neu anmelden.',
+  'users.makeAdmin': 'Zum Admin machen',
+  'users.madeAdmin': '{name} ist jetzt Admin.',
+  'users.revokeAdmin': 'Admin-Rechte entziehen',
+  'users.revokeAdminQuestion':
+    '{name} kann dann keine Benutzer, Bestände und Sicherungen mehr verwalten. Entziehen?',
+  'users.revokeAdminConfirm': 'Ja, entziehen',
+  'users.adminRevoked': '{name} ist kein Admin mehr.',
   'users.delete': 'Löschen',
   'users.deleteQuestion': '{name} und die Nachrichten löschen?',
   'users.deleteQuestionAlone': '{name} und die Nachrichten löschen? {lost}',

@@ -83,6 +83,13 @@ const messages = {
   'users.passwordHint': 'Their devices will have to sign in again.',
   'users.savePassword': 'Save password',
   'users.passwordChanged': 'Password of {name} changed. Their devices have to sign in again.',
+  'users.makeAdmin': 'Make admin',
+  'users.madeAdmin': '{name} is now an admin.',
+  'users.revokeAdmin': 'Revoke admin',
+  'users.revokeAdminQuestion':
+    '{name} will no longer manage users, inventories and backups. Revoke?',
+  'users.revokeAdminConfirm': 'Yes, revoke',
+  'users.adminRevoked': '{name} is no longer an admin.',
   'users.delete': 'Delete',
   'users.deleteQuestion': 'Delete {name} and their messages?',
   'users.deleteQuestionAlone': 'Delete {name} and their messages? {lost}',

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '../../db/types.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { OutboundError, type Outbound } from '../../outbound/outbound.js';
 import * as repo from './expiry.repository.js';
 import type { Webhook, WebhookInput } from './expiry.schemas.js';
 
@@ -10,6 +11,7 @@ import type { Webhook, WebhookInput } from './expiry.schemas.js';
 export const MAX_ATTEMPTS = 6;
 /** Wait before attempt n+1: 30 s, 2 min, 8 min, 32 min, ~2 h. */
 export const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
+/** the outbound module's deadline of one attempt (src/outbound/outbound.ts) */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const BATCH = 20;
 
@@ -26,19 +28,6 @@ function toWebhook(row: InventoryWebhooksTable): Webhook {
   };
 }
 
-function checkUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw badRequest('body.url must be an absolute http or https URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badRequest(`body.url must use http or https (got ${url.protocol.replace(':', '')})`);
-  }
-  return url.toString();
-}
-
 /**
  * The per-inventory webhook (set by an admin) and the delivery of queued digests: each attempt
  * is claimed by one instance, POSTs the stored JSON body signed with the current secret, and on
@@ -48,8 +37,19 @@ export function createWebhooks(deps: {
   db: Kysely<DB>;
   clock: () => number;
   log: FastifyBaseLogger;
+  outbound: Outbound;
 }) {
-  const { db, clock, log } = deps;
+  const { db, clock, log, outbound } = deps;
+
+  /** The URL as stored; 400 naming what is wrong (a refused address, user:password@...). */
+  function checkUrl(raw: string): string {
+    try {
+      return outbound.checkUrl(raw).toString();
+    } catch (err) {
+      if (err instanceof OutboundError) throw badRequest(`body.url ${err.message}`);
+      throw err;
+    }
+  }
   const missingInventory = (id: string) => notFound(`No inventory with id ${id}`);
 
   async function attempt(row: WebhookDeliveriesTable): Promise<void> {
@@ -70,7 +70,8 @@ export function createWebhooks(deps: {
     }
     let error: string | null = null;
     try {
-      const response = await fetch(webhook.url, {
+      const response = await outbound.send({
+        url: webhook.url,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -80,13 +81,11 @@ export function createWebhooks(deps: {
           'x-larder-signature': signature(webhook.secret, row.body),
         },
         body: row.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
-      await response.body?.cancel().catch(() => {});
       if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}`;
     } catch (err) {
-      error = (err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message;
+      // OutboundError messages never carry the URL (its userinfo or query could be secret)
+      error = err instanceof OutboundError ? err.message : 'request failed';
     }
     const done = clock();
     if (error === null) {

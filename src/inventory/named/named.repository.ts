@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/executor.js';
 import type { NamedEntityTable } from '../../db/types.js';
+import { conflict } from '../../http/errors.js';
 import { chunks } from '../inventory.repository.js';
 
 /** Categories and locations: two tables of the same shape. */
@@ -33,13 +34,44 @@ export function findNamedByKey(db: Executor, table: NamedTable, inventoryId: str
     .executeTakeFirst();
 }
 
-export async function nextNamedId(db: Executor, table: NamedTable, inventoryId: string) {
+/** The largest id the routes accept (`NamedId`): PostgreSQL's integer. */
+export const MAX_NAMED_ID = 2_147_483_647;
+
+/**
+ * `count` ids for new records: after the largest one while they fit under MAX_NAMED_ID (a client
+ * may have taken 2147483647 itself), else the lowest free ones; 409 when fewer are left.
+ */
+export async function nextNamedIds(
+  db: Executor,
+  table: NamedTable,
+  inventoryId: string,
+  count: number,
+): Promise<number[]> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.max('id').as('max'))
     .where('inventory_id', '=', inventoryId)
     .executeTakeFirst();
-  return Number(row?.max ?? 0) + 1;
+  const max = Number(row?.max ?? 0);
+  if (max + count <= MAX_NAMED_ID) return Array.from({ length: count }, (_, i) => max + 1 + i);
+  const taken = (
+    await db
+      .selectFrom(table)
+      .select('id')
+      .where('inventory_id', '=', inventoryId)
+      .orderBy('id')
+      .execute()
+  ).map((r) => Number(r.id));
+  const free: number[] = [];
+  let candidate = 1;
+  for (const id of [...taken, MAX_NAMED_ID + 1]) {
+    for (; candidate < id && free.length < count; candidate++) free.push(candidate);
+    if (free.length === count) return free;
+    candidate = id + 1;
+  }
+  throw conflict(
+    `No ${table === 'categories' ? 'category' : 'location'} id is left below ${MAX_NAMED_ID}`,
+  );
 }
 
 export async function insertNamed(db: Executor, table: NamedTable, rows: NamedEntityTable[]) {

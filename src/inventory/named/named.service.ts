@@ -70,7 +70,7 @@ export function createNamedService(
         }
         const sameName = await repo.findNamedByKey(ctx.trx, table, ctx.inventoryId, nameKey(name));
         if (sameName) throw nameTaken(sameName);
-        const id = input.id ?? (await repo.nextNamedId(ctx.trx, table, ctx.inventoryId));
+        const id = input.id ?? (await repo.nextNamedIds(ctx.trx, table, ctx.inventoryId, 1))[0]!;
         return { created: true, record: await insert(ctx, id, name) };
       });
     },

@@ -1,9 +1,52 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../http/errors.js';
+import { stripBidiControls } from '../../http/text.js';
 import { CSV_COLUMNS, type ExportedItem } from './transfer.schemas.js';
 
 const BOM = '\uFEFF';
+
+/**
+ * A cell a spreadsheet would read as a formula (OWASP "CSV injection": `=`, `+`, `-`, `@`, tab,
+ * CR), possibly behind quotes this encoding added before. Such a cell gets one more leading `'`
+ * on export and loses one on import, so `=2*3` is shown as text and an export imports back exactly
+ * (a name that really starts with `'=` travels as `''=`).
+ */
+const FORMULA_CELL = /^'*[=+\-@\t\r]/;
+
+export function encodeCell(value: string): string {
+  return FORMULA_CELL.test(value) ? `'${value}` : value;
+}
+
+/** An imported cell: the export's neutralising `'` removed, bidi controls too (src/http/text.ts). */
+export function decodeCell(value: string): string {
+  const text = stripBidiControls(value);
+  return text.startsWith("'") && FORMULA_CELL.test(text) ? text.slice(1) : text;
+}
+
+/** UTF-8, and ASCII, which is UTF-8 too */
+const UTF8 = /^(utf-?8|us-ascii|ascii)$/i;
+
+/**
+ * The text of an uploaded CSV. It must be UTF-8 (what the export writes and LibreOffice or Excel
+ * save as "CSV UTF-8"); a body declaring another charset, or bytes that are not UTF-8, are
+ * refused with how to fix it rather than stored as U+FFFD.
+ */
+export function decodeCsvBody(body: Buffer, contentType: string | undefined): string {
+  const charset = /;\s*charset="?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
+  if (charset !== undefined && !UTF8.test(charset)) {
+    throw new AppError(
+      415,
+      'unsupported_format',
+      `The CSV is declared charset=${charset}; only UTF-8 is read: save it as "CSV UTF-8"`,
+    );
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw badRequest('The CSV is not valid UTF-8: save it as "CSV UTF-8" and import it again');
+  }
+}
 
 /**
  * The CSV export: UTF-8 with a byte-order mark (Excel then reads it as UTF-8), a header row,
@@ -14,7 +57,7 @@ export function toCsv(items: ExportedItem[]): string {
   const records = items.map((item) =>
     CSV_COLUMNS.map((column) => {
       const value = item[column];
-      return value ?? '';
+      return typeof value === 'string' ? encodeCell(value) : (value ?? '');
     }),
   );
   return (
@@ -61,12 +104,12 @@ export function parseCsv(text: string): { columns: string[]; records: CsvRecord[
   }
   const [header, ...body] = rows;
   if (!header) throw badRequest('The CSV is empty: it needs a header row and one row per item');
-  const columns = header.record.map((c) => c.trim());
+  const columns = header.record.map((c) => stripBidiControls(c).trim());
   return {
     columns,
     records: body.map(({ record, info }) => ({
       line: info.lines,
-      values: Object.fromEntries(columns.map((c, i) => [c, record[i] ?? ''])),
+      values: Object.fromEntries(columns.map((c, i) => [c, decodeCell(record[i] ?? '')])),
     })),
   };
 }

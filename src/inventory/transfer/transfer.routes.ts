@@ -1,8 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { create as contentDisposition } from 'content-disposition';
 import { callerOf } from '../../http/auth.js';
+import { FILE_HEADERS } from '../../http/security-headers.js';
 import { errors, refTo } from '../../http/schemas.js';
 import { common, WHO } from '../inventory.schemas.js';
+import { decodeCsvBody } from './transfer.csv.js';
 import {
   ExportQuery,
   IMPORT_BODY_LIMIT,
@@ -18,13 +20,20 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
     // CSV arrives as text; only this plugin (the import route) accepts it
     app.addContentTypeParser(
       ['text/csv', 'text/plain'],
-      { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT },
-      (_request, body, done) => done(null, body),
+      { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT },
+      (request, body, done) => {
+        try {
+          done(null, decodeCsvBody(body as Buffer, request.headers['content-type']));
+        } catch (err) {
+          done(err as Error, undefined);
+        }
+      },
     );
 
     app.get(
       '/api/inventory/export',
       {
+        helmet: FILE_HEADERS, // nosniff and a sandbox, as every download
         schema: {
           ...common,
           summary:

@@ -2,6 +2,8 @@ import type { ImportRow, RowProblem } from './transfer.schemas.js';
 
 const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MAX_AMOUNT = 1e12;
+/** A number as a spreadsheet writes it: decimal digits only (no `0x10`, `0b1`, `Infinity`). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 class RowError extends Error {}
 
@@ -37,7 +39,12 @@ function reader(values: Record<string, unknown>, fromText: boolean) {
   const number = (field: string, integer: boolean, max: number): number | undefined => {
     const value = raw(field);
     if (value === undefined) return undefined;
-    const n = typeof value === 'string' && fromText ? Number(value.trim()) : value;
+    const n =
+      typeof value === 'string' && fromText
+        ? DECIMAL.test(value.trim())
+          ? Number(value.trim())
+          : NaN
+        : value;
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > max) {
       throw new RowError(
         `${field} must be a number from 0 to ${max} (got ${JSON.stringify(value)})`,

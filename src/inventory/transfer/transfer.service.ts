@@ -8,7 +8,7 @@ import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { readConsistently } from '../inventory.repository.js';
 import { assertItemRoom } from '../inventory.limits.js';
 import { openItems } from '../items/items.writer.js';
-import { insertNamed, nextNamedId, type NamedTable } from '../named/named.repository.js';
+import { insertNamed, nextNamedIds, type NamedTable } from '../named/named.repository.js';
 import { parseCsv, toCsv } from './transfer.csv.js';
 import { readJsonImport } from './transfer.json.js';
 import { planImport, rowFields, type ImportPlan } from './transfer.plan.js';
@@ -132,10 +132,10 @@ async function ensureNamed(
   names: string[],
 ): Promise<Map<string, number>> {
   const ids = new Map(existing.map((row) => [row.name_key, Number(row.id)]));
-  let next = await nextNamedId(ctx.trx, table, ctx.inventoryId);
-  const rows: NamedEntityTable[] = names.map((name) => ({
+  const free = await nextNamedIds(ctx.trx, table, ctx.inventoryId, names.length);
+  const rows: NamedEntityTable[] = names.map((name, i) => ({
     inventory_id: ctx.inventoryId,
-    id: next++,
+    id: free[i]!,
     name,
     name_key: nameKey(name),
     revision: ctx.revision,

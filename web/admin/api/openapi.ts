@@ -663,7 +663,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Admin: change a user's password; their existing sessions end at once */
+    /** Admin: change a user's password (their existing sessions end at once) or grant and revoke the admin role (at once, for every token of theirs); nobody changes their own role, and the last admin stays one (409) */
     put: {
       parameters: {
         query?: never;
@@ -677,7 +677,8 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            password: string;
+            password?: string;
+            isAdmin?: boolean;
           };
         };
       };
@@ -720,6 +721,15 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        409: {
           headers: {
             [name: string]: unknown;
           };

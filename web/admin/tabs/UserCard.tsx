@@ -128,6 +128,32 @@ export function UserRow(props: {
             >
               {t('users.changePassword')}
             </button>
+            {!props.isSelf && !user.isAdmin && (
+              <BusyButton
+                busy={action.busy}
+                label={t('users.makeAdmin')}
+                onClick={() =>
+                  void act(
+                    () => api('PUT', `/api/admin/users/${id}`, { isAdmin: true }),
+                    t('users.madeAdmin', { name }),
+                  )
+                }
+              />
+            )}
+            {!props.isSelf && user.isAdmin && (
+              <ConfirmButton
+                label={t('users.revokeAdmin')}
+                question={t('users.revokeAdminQuestion', { name })}
+                confirmLabel={t('users.revokeAdminConfirm')}
+                busy={action.busy}
+                onConfirm={() =>
+                  void act(
+                    () => api('PUT', `/api/admin/users/${id}`, { isAdmin: false }),
+                    t('users.adminRevoked', { name }),
+                  )
+                }
+              />
+            )}
             {!props.isSelf && (
               <ConfirmButton
                 label={t('users.delete')}

@@ -8,7 +8,10 @@ import { t } from '../i18n.ts';
 import { CreateUserForm } from './CreateUserForm.tsx';
 import { UserRow } from './UserCard.tsx';
 
-/** Users: a searchable list; create, change password, delete, assign to an inventory, detach. */
+/**
+ * Users: a searchable list; create, change password, grant or revoke the admin role, delete,
+ * assign to an inventory, detach.
+ */
 export function UsersTab(props: { selfId: string }) {
   const { revision } = useFeedback();
   const [query, setQuery] = useState('');
