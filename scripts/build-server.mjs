@@ -47,7 +47,7 @@ export async function buildServer() {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: 'node22',
       sourcemap: true,
       external: EXTERNAL,
       // the CommonJS packages in the bundle call require() for Node's modules and the externals

@@ -34,7 +34,9 @@ export function throttledAddress(address: string): string {
 }
 
 const keysOf = (username: string, rawAddress: string) => {
-  const name = username.toLowerCase();
+  // the databases store text as UTF-8, where a lone surrogate becomes U+FFFD: the key is made
+  // well-formed first, so the row read back is the row asked for
+  const name = username.toWellFormed().toLowerCase();
   const address = rawAddress === '' ? '' : throttledAddress(rawAddress);
   return {
     user: `u:${name}`,

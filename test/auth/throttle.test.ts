@@ -19,6 +19,21 @@ describe.each(DIALECTS)('sign-in throttling (%s)', (dialect) => {
     }
   };
 
+  it('a username with a lone surrogate is an ordinary failed sign-in, counted like any other', async () => {
+    // the databases store it as U+FFFD: the counter read back must still be the one asked for
+    const body = '{"username":"x\\udfffy","password":"whatever-password"}';
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: body,
+        remoteAddress: '10.0.9.1',
+      });
+    for (let i = 0; i < limit(); i++) expect((await send()).statusCode).toBe(401);
+    expect((await send()).statusCode).toBe(429);
+  });
+
   it('100 parallel wrong guesses and the right one: no more than the limit are compared', async () => {
     await t.createUser('rhea');
     const guesses = Array.from({ length: 100 }, (_, i) =>
