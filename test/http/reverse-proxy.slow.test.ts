@@ -58,7 +58,10 @@ http {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
     const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(true) && socket.end());
+      const socket = net.connect(port, '127.0.0.1', () => {
+        resolve(true);
+        socket.end();
+      });
       socket.on('error', () => resolve(false));
     });
     if (open) return child;
