@@ -6,6 +6,7 @@ import * as messages from './migrations/20261123_0200_messages.js';
 import * as resources from './migrations/20261123_0300_resources.js';
 import * as sessions from './migrations/20261125_0400_sessions.js';
 import * as expiry from './migrations/20261125_0500_expiry.js';
+import * as oidc from './migrations/20261126_0800_oidc.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261123_0300_resources': resources,
   '20261125_0400_sessions': sessions,
   '20261125_0500_expiry': expiry,
+  '20261126_0800_oidc': oidc,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { isPostgres, type Executor } from '../db/executor.js';
 import { Prepared } from '../db/prepared.js';
 import type { UsersTable } from '../db/types.js';
@@ -25,9 +26,27 @@ export function findUserByUsername(db: Executor, username: string): Promise<User
     .executeTakeFirst();
 }
 
-export function listUsers(db: Executor): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('username_key').execute();
+export function listUsers(db: Executor): Promise<(UserRow & { oidc_linked: number })[]> {
+  return db
+    .selectFrom('users')
+    .selectAll('users')
+    .select(oidcLinked.as('oidc_linked'))
+    .orderBy('created_at')
+    .orderBy('username_key')
+    .execute();
 }
+
+/** Whether the user is linked to the identity provider (the oidc_links table, src/auth/oidc). */
+export async function isOidcLinked(db: Executor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('oidc_links')
+    .select('user_id')
+    .where('user_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+const oidcLinked = sql<number>`case when exists (select 1 from "oidc_links" where "oidc_links"."user_id" = "users"."id") then 1 else 0 end`;
 
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
@@ -41,6 +60,17 @@ export async function updatePassword(
   await db
     .updateTable('users')
     .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Grants or revokes the admin role; a revocation also bumps the token version. */
+export async function setAdminFlag(db: Executor, id: string, isAdmin: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) =>
+      isAdmin ? { is_admin: 1 } : { is_admin: 0, token_version: eb('token_version', '+', 1) },
+    )
     .where('id', '=', id)
     .execute();
 }

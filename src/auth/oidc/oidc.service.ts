@@ -1,0 +1,253 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import * as client from 'openid-client';
+import type { OidcConfig } from '../../config.js';
+import type { DB } from '../../db/types.js';
+import { badRequest, notFound, unauthorized } from '../../http/errors.js';
+import type { UsersService } from '../../users/users.service.js';
+import type { UserRow } from '../../users/users.repository.js';
+import type { LoginResponse } from '../auth.schemas.js';
+import type { AuthService, ClientInfo } from '../auth.service.js';
+import { ProviderError, type OidcClient, type ProviderIdentity } from './oidc.client.js';
+import { usernameCandidates } from './oidc.usernames.js';
+import * as repo from './oidc.repository.js';
+
+/** Why a sign-in through the provider ended without one (`oidc_error` / `error`). */
+export type OidcErrorCode =
+  'not_linked' | 'not_allowed' | 'invalid_state' | 'provider_error' | 'already_linked';
+
+/** How a sign-in was started: the admin SPA, the app (PKCE with Larder), or a link from My account. */
+export type OidcStart =
+  | { kind: 'web' }
+  | { kind: 'app'; redirectUri: string; codeChallenge: string }
+  | { kind: 'link'; userId: string; appRedirectUri: string | null };
+
+/** Where the callback sends the browser, and whether the browser binding cookie is spent. */
+export interface CallbackResult {
+  location: string;
+}
+
+/** An authorization request waits this long for the person to sign in at the provider. */
+const REQUEST_TTL_MS = 10 * 60_000;
+/** Larder's own code, handed to the SPA or the app, works once within this. */
+export const CODE_TTL_MS = 60_000;
+export const CALLBACK_PATH = '/api/auth/oidc/callback';
+
+const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
+const randomToken = () => crypto.randomBytes(32).toString('base64url');
+
+class Refused extends Error {
+  constructor(readonly code: OidcErrorCode) {
+    super(code);
+  }
+}
+
+export function createOidcService(deps: {
+  db: Kysely<DB>;
+  config: OidcConfig;
+  provider: OidcClient;
+  auth: Pick<AuthService, 'signIn'>;
+  users: Pick<
+    UsersService,
+    'findRowById' | 'findRowByUsername' | 'create' | 'applyProviderAdminRole'
+  >;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}) {
+  const { db, config, provider, auth, users, clock, log } = deps;
+
+  /** The SPA's or the app's landing place for a finished (or failed) request. */
+  function landing(row: repo.OidcRequestRow | null, params: Record<string, string>): string {
+    const appUri = row?.app_redirect_uri ?? null;
+    if (appUri !== null) {
+      const url = new URL(appUri);
+      for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+      return url.href;
+    }
+    const web: Record<string, string> = {};
+    for (const [key, value] of Object.entries(params)) {
+      web[key === 'linked' ? 'oidc_linked' : `oidc_${key}`] = value;
+    }
+    const base = row ? row.callback_url.slice(0, -CALLBACK_PATH.length) : '';
+    return `${base}/admin/?${new URLSearchParams(web).toString()}`;
+  }
+
+  async function signInUser(identity: ProviderIdentity): Promise<UserRow> {
+    const link = await repo.findLinkBySubject(db, identity.issuer, identity.subject);
+    let user = link ? await users.findRowById(link.user_id) : undefined;
+    if (!user) {
+      if (!config.autoCreate) throw new Refused('not_linked');
+      user = await createUser(identity);
+    }
+    if (config.adminGroup !== null) {
+      const isAdmin = identity.groups.includes(config.adminGroup);
+      if (Boolean(user.is_admin) !== isAdmin) {
+        await users.applyProviderAdminRole(user.id, isAdmin);
+        user = (await users.findRowById(user.id)) ?? user;
+      }
+    }
+    return user;
+  }
+
+  /** Rule 1 (a new inventory of their own), a username of their own, and the link, together. */
+  async function createUser(identity: ProviderIdentity): Promise<UserRow> {
+    for (const username of usernameCandidates(identity.preferredUsername)) {
+      if (await users.findRowByUsername(username)) continue;
+      // no password anyone knows: this account signs in through the provider
+      const created = await users.create({
+        username,
+        password: crypto.randomBytes(32).toString('base64url'),
+      });
+      await repo.insertLink(db, {
+        user_id: created.id,
+        issuer: identity.issuer,
+        subject: identity.subject,
+        created_at: clock(),
+      });
+      return (await users.findRowById(created.id))!;
+    }
+    throw new Refused('provider_error');
+  }
+
+  async function link(userId: string, identity: ProviderIdentity): Promise<void> {
+    const owner = await repo.findLinkBySubject(db, identity.issuer, identity.subject);
+    if (owner && owner.user_id !== userId) throw new Refused('already_linked');
+    if (owner) return;
+    await db.transaction().execute(async (trx) => {
+      await repo.deleteLink(trx, userId);
+      await repo.insertLink(trx, {
+        user_id: userId,
+        issuer: identity.issuer,
+        subject: identity.subject,
+        created_at: clock(),
+      });
+    });
+  }
+
+  async function finish(row: repo.OidcRequestRow, query: string): Promise<string> {
+    let identity: ProviderIdentity;
+    try {
+      identity = await provider.identify(query, {
+        callbackUrl: row.callback_url,
+        state: new URLSearchParams(query).get('state')!,
+        nonce: row.nonce,
+        codeVerifier: row.code_verifier,
+      });
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      log.warn({ reason: err.message }, 'sign-in through the identity provider failed');
+      throw new Refused('provider_error');
+    }
+    if (config.allowedGroup !== null && !identity.groups.includes(config.allowedGroup)) {
+      throw new Refused('not_allowed');
+    }
+    if (row.kind === 'link') {
+      await link(row.user_id!, identity);
+      return landing(row, { linked: '1' });
+    }
+    const user = await signInUser(identity);
+    const code = randomToken();
+    await repo.insertCode(db, {
+      code_hash: sha256(code),
+      user_id: user.id,
+      code_challenge: row.app_code_challenge,
+      expires_at: clock() + CODE_TTL_MS,
+    });
+    return landing(row, { code });
+  }
+
+  return {
+    /**
+     * A new authorization request: the provider URL to send the browser to, and (web and web
+     * link) a token for a cookie that ties the callback to this browser.
+     */
+    async start(
+      how: OidcStart,
+      origin: string,
+    ): Promise<{ url: string; browserToken: string | null }> {
+      const state = client.randomState();
+      const request = {
+        callbackUrl: `${origin}${CALLBACK_PATH}`,
+        state,
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+      };
+      const appUri =
+        how.kind === 'app' ? how.redirectUri : how.kind === 'link' ? how.appRedirectUri : null;
+      const browserToken = appUri === null ? randomToken() : null;
+      const url = await provider.authorizationUrl(request);
+      await repo.insertRequest(db, {
+        state_hash: sha256(state),
+        kind: how.kind,
+        nonce: request.nonce,
+        code_verifier: request.codeVerifier,
+        callback_url: request.callbackUrl,
+        browser_hash: browserToken === null ? null : sha256(browserToken),
+        app_redirect_uri: appUri,
+        app_code_challenge: how.kind === 'app' ? how.codeChallenge : null,
+        user_id: how.kind === 'link' ? how.userId : null,
+        expires_at: clock() + REQUEST_TTL_MS,
+      });
+      return { url, browserToken };
+    },
+
+    /** The provider's redirect: where to send the browser next, with a code or an error code. */
+    async callback(query: string, browserToken: string | undefined): Promise<string> {
+      const state = new URLSearchParams(query).get('state');
+      const row = state ? await repo.takeRequest(db, sha256(state)) : undefined;
+      if (!row || row.expires_at <= clock()) return landing(null, { error: 'invalid_state' });
+      if (row.browser_hash !== null && sha256(browserToken ?? '') !== row.browser_hash) {
+        return landing(row, { error: 'invalid_state' });
+      }
+      try {
+        return await finish(row, query);
+      } catch (err) {
+        if (err instanceof Refused) return landing(row, { error: err.code });
+        throw err;
+      }
+    },
+
+    /** Larder's code → a session, as a password sign-in makes. */
+    async exchange(
+      code: string,
+      codeVerifier: string | undefined,
+      client_: ClientInfo,
+    ): Promise<LoginResponse> {
+      const row = await repo.takeCode(db, sha256(code));
+      const invalid = () => unauthorized('The code is not valid: unknown, used or expired');
+      if (!row || row.expires_at <= clock()) throw invalid();
+      if (row.code_challenge !== null) {
+        const challenge = codeVerifier ? await client.calculatePKCECodeChallenge(codeVerifier) : '';
+        if (!equal(challenge, row.code_challenge)) {
+          throw unauthorized('The code verifier does not match the code challenge');
+        }
+      }
+      const user = await users.findRowById(row.user_id);
+      if (!user) throw invalid();
+      return auth.signIn(user, client_);
+    },
+
+    async unlink(userId: string): Promise<void> {
+      if (!(await repo.deleteLink(db, userId))) {
+        throw notFound('This account is not linked to the identity provider');
+      }
+    },
+
+    checkAppRedirectUri(uri: string): void {
+      if (!config.appRedirectUris.includes(uri)) {
+        throw badRequest(`redirect URI ${uri} is not one of LARDER_OIDC_APP_REDIRECT_URIS`);
+      }
+    },
+
+    pruneExpired: () => repo.deleteExpired(db, clock()),
+  };
+}
+
+export type OidcService = ReturnType<typeof createOidcService>;
+
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
