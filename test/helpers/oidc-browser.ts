@@ -60,10 +60,14 @@ export function createBrowser(app: FastifyInstance, larderOrigin: string) {
     return { status: res.status, location: res.headers.get('location'), body: await res.text() };
   }
 
-  /** Follows redirects from `url`; stops at a page, Larder's /admin/ or a non-http(s) URI. */
+  /**
+   * Follows redirects from `url`; stops at a page, Larder's /admin/, a non-http(s) URI, or a
+   * URL `stopAt` picks (returned without being requested).
+   */
   async function go(
     start: string | URL,
     init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+    stopAt: (url: URL) => boolean = () => false,
   ): Promise<Page> {
     let url = new URL(start, larderOrigin);
     let request = init;
@@ -75,13 +79,19 @@ export function createBrowser(app: FastifyInstance, larderOrigin: string) {
       url = new URL(res.location, url);
       request = {};
       const landed = url.origin === larderOrigin && url.pathname.startsWith('/admin/');
-      if (landed || !/^https?:$/.test(url.protocol)) return { url, status: 200, body: '' };
+      if (landed || !/^https?:$/.test(url.protocol) || stopAt(url)) {
+        return { url, status: 0, body: '' };
+      }
     }
     throw new Error('too many redirects');
   }
 
   /** Submits the provider's dev login form (any password), then its consent form if asked. */
-  async function submitProviderForms(page: Page, accountId: string): Promise<Page> {
+  async function submitProviderForms(
+    page: Page,
+    accountId: string,
+    stopAt?: (url: URL) => boolean,
+  ): Promise<Page> {
     let current = page;
     for (let forms = 0; forms < 3; forms += 1) {
       const prompt = /name="prompt" value="(\w+)"/.exec(current.body)?.[1];
@@ -89,7 +99,7 @@ export function createBrowser(app: FastifyInstance, larderOrigin: string) {
       if (!prompt || !action) return current;
       const form: Record<string, string> =
         prompt === 'login' ? { prompt, login: accountId, password: 'any' } : { prompt };
-      current = await go(new URL(action, current.url), { method: 'POST', form });
+      current = await go(new URL(action, current.url), { method: 'POST', form }, stopAt);
     }
     return current;
   }

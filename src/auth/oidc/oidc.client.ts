@@ -38,7 +38,14 @@ export function createOidcClient(config: OidcConfig) {
         config.clientSecret === null
           ? client.None()
           : client.ClientSecretBasic(config.clientSecret),
-        { execute: insecure ? [client.allowInsecureRequests] : [], timeout: 10 },
+        {
+          // the ID token's signature is checked against the provider's JWKS too, not only
+          // trusted because it came over TLS (a loopback provider has none)
+          execute: insecure
+            ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+            : [client.enableNonRepudiationChecks],
+          timeout: 10,
+        },
       )
       .catch((err: unknown) => {
         discovered = null; // the provider may be back at the next sign-in

@@ -126,7 +126,7 @@ export function oidcRoutes(deps: {
           ? request.url.slice(request.url.indexOf('?') + 1)
           : '';
         const browserToken = parseCookie(request.headers.cookie ?? '')[COOKIE];
-        const location = await oidc.callback(query, browserToken);
+        const location = await oidc.callback(query, browserToken, originOf(request));
         reply.header(
           'set-cookie',
           stringifySetCookie({

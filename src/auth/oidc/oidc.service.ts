@@ -58,8 +58,11 @@ export function createOidcService(deps: {
   const { db, config, provider, auth, users, clock, log } = deps;
 
   /** The SPA's or the app's landing place for a finished (or failed) request. */
-  function landing(row: repo.OidcRequestRow | null, params: Record<string, string>): string {
-    const appUri = row?.app_redirect_uri ?? null;
+  function landing(
+    row: repo.OidcRequestRow | { app_redirect_uri: null; callback_url: string },
+    params: Record<string, string>,
+  ): string {
+    const appUri = row.app_redirect_uri;
     if (appUri !== null) {
       const url = new URL(appUri);
       for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
@@ -69,7 +72,7 @@ export function createOidcService(deps: {
     for (const [key, value] of Object.entries(params)) {
       web[key === 'linked' ? 'oidc_linked' : `oidc_${key}`] = value;
     }
-    const base = row ? row.callback_url.slice(0, -CALLBACK_PATH.length) : '';
+    const base = row.callback_url.slice(0, -CALLBACK_PATH.length);
     return `${base}/admin/?${new URLSearchParams(web).toString()}`;
   }
 
@@ -193,10 +196,17 @@ export function createOidcService(deps: {
     },
 
     /** The provider's redirect: where to send the browser next, with a code or an error code. */
-    async callback(query: string, browserToken: string | undefined): Promise<string> {
+    async callback(
+      query: string,
+      browserToken: string | undefined,
+      origin: string,
+    ): Promise<string> {
       const state = new URLSearchParams(query).get('state');
       const row = state ? await repo.takeRequest(db, sha256(state)) : undefined;
-      if (!row || row.expires_at <= clock()) return landing(null, { error: 'invalid_state' });
+      if (!row || row.expires_at <= clock()) {
+        const web = { app_redirect_uri: null, callback_url: `${origin}${CALLBACK_PATH}` };
+        return landing(web, { error: 'invalid_state' });
+      }
       if (row.browser_hash !== null && sha256(browserToken ?? '') !== row.browser_hash) {
         return landing(row, { error: 'invalid_state' });
       }
