@@ -1,0 +1,25 @@
+/**
+ * What the server's OIDC callback put in the address when it sent the browser back to
+ * /admin/: a code to exchange, an error code, or that linking worked. Read once when the page
+ * loads, and taken out of the address at once (a reload must not try a spent code again).
+ */
+export type OidcRedirect =
+  { kind: 'code'; code: string } | { kind: 'error'; code: string } | { kind: 'linked' } | null;
+
+function take(): OidcRedirect {
+  const params = new URLSearchParams(location.search);
+  const code = params.get('oidc_code');
+  const error = params.get('oidc_error');
+  const linked = params.get('oidc_linked');
+  if (code === null && error === null && linked === null) return null;
+  for (const name of ['oidc_code', 'oidc_error', 'oidc_linked']) params.delete(name);
+  const search = params.toString();
+  // back from linking: open My account, where the link shows
+  const hash = code === null && error === null ? '#account' : location.hash;
+  history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${hash}`);
+  if (code) return { kind: 'code', code };
+  if (error) return { kind: 'error', code: error };
+  return { kind: 'linked' };
+}
+
+export const oidcRedirect: OidcRedirect = take();
