@@ -20,7 +20,10 @@ const KID = 'test-key-1';
  * account at every sign-in; `tamperIdToken` rewrites the ID token of the next token responses
  * (signed with the provider's own key or a forged one) to show what Larder refuses.
  */
-export async function startTestProvider(options: { redirectUris: string[] }) {
+export async function startTestProvider(options: {
+  /** Larder's callback URL(s); a function when Larder's port is known only later */
+  redirectUris: string[] | (() => string[]);
+}) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const forgedKey = (await generateKeyPair('RS256')).privateKey;
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: KID, alg: 'RS256', use: 'sig' };
@@ -32,41 +35,45 @@ export async function startTestProvider(options: { redirectUris: string[] }) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: options.redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
+  const create = () =>
+    new Provider(issuer, {
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+          redirect_uris:
+            typeof options.redirectUris === 'function'
+              ? options.redirectUris()
+              : options.redirectUris,
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+      jwks: { keys: [jwk] },
+      cookies: { keys: ['test-cookie-key'] },
+      claims: {
+        openid: ['sub'],
+        profile: ['preferred_username'],
+        email: ['email'],
+        groups: ['groups'],
       },
-    ],
-    jwks: { keys: [jwk] },
-    cookies: { keys: ['test-cookie-key'] },
-    claims: {
-      openid: ['sub'],
-      profile: ['preferred_username'],
-      email: ['email'],
-      groups: ['groups'],
-    },
-    features: { devInteractions: { enabled: true } },
-    ttl: {
-      Grant: 600,
-      AccessToken: 600,
-      IdToken: 600,
-      Session: 600,
-      Interaction: 600,
-      AuthorizationCode: 60,
-    },
-    async findAccount(_ctx, id) {
-      const account = accounts.get(id);
-      if (!account) return undefined;
-      return { accountId: id, claims: async () => ({ sub: id, ...account }) };
-    },
-  });
-  provider.use(async (ctx, next) => {
+      features: { devInteractions: { enabled: true } },
+      ttl: {
+        Grant: 600,
+        AccessToken: 600,
+        IdToken: 600,
+        Session: 600,
+        Interaction: 600,
+        AuthorizationCode: 60,
+      },
+      async findAccount(_ctx, id) {
+        const account = accounts.get(id);
+        if (!account) return undefined;
+        return { accountId: id, claims: async () => ({ sub: id, ...account }) };
+      },
+    });
+  const tampering: Parameters<Provider['use']>[0] = async (ctx, next) => {
     await next();
     const body = ctx.body as { id_token?: string } | undefined;
     if (ctx.path !== '/token' || !tamper || typeof body?.id_token !== 'string') return;
@@ -77,8 +84,17 @@ export async function startTestProvider(options: { redirectUris: string[] }) {
         .setProtectedHeader({ alg: 'RS256', kid: KID })
         .sign(signWith === 'provider' ? privateKey : forgedKey),
     };
+  };
+  // made at the first request: by then Larder listens and its callback URL is known
+  let handler: ReturnType<Provider['callback']> | null = null;
+  server.on('request', (req, res) => {
+    if (!handler) {
+      const provider = create();
+      provider.use(tampering);
+      handler = provider.callback();
+    }
+    void handler(req, res);
   });
-  server.on('request', provider.callback());
 
   return {
     issuer,
