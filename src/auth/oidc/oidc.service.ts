@@ -59,7 +59,7 @@ export function createOidcService(deps: {
 
   /** The SPA's or the app's landing place for a finished (or failed) request. */
   function landing(
-    row: repo.OidcRequestRow | { app_redirect_uri: null; callback_url: string },
+    row: Pick<repo.OidcRequestRow, 'app_redirect_uri' | 'callback_url'>,
     params: Record<string, string>,
   ): string {
     const appUri = row.app_redirect_uri;
@@ -178,8 +178,16 @@ export function createOidcService(deps: {
       };
       const appUri =
         how.kind === 'app' ? how.redirectUri : how.kind === 'link' ? how.appRedirectUri : null;
+      let url: string;
+      try {
+        url = await provider.authorizationUrl(request);
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err;
+        log.warn({ reason: err.message }, 'the identity provider cannot be reached');
+        const back = { app_redirect_uri: appUri, callback_url: request.callbackUrl };
+        return { url: landing(back, { error: 'provider_error' }), browserToken: null };
+      }
       const browserToken = appUri === null ? randomToken() : null;
-      const url = await provider.authorizationUrl(request);
       await repo.insertRequest(db, {
         state_hash: sha256(state),
         kind: how.kind,

@@ -86,4 +86,20 @@ describe.each(DIALECTS)('LARDER_PASSWORD_SIGN_IN (%s)', (dialect) => {
       expect(exchange.statusCode).toBe(404);
     });
   });
+
+  it('a provider that cannot be reached: the start lands on provider_error, and the app on error=', async () => {
+    const extraEnv = oidcEnv(provider, { LARDER_OIDC_ISSUER: 'http://127.0.0.1:1' });
+    await inTestApp(dialect, { extraEnv }, async ({ app }) => {
+      const web = await app.inject({ url: '/api/auth/oidc/start' });
+      expect(web.statusCode).toBe(302);
+      expect(web.headers.location).toBe(`${LARDER_ORIGIN}/admin/?oidc_error=provider_error`);
+      const query = new URLSearchParams({
+        redirect_uri: 'larder://oidc',
+        code_challenge: 'A'.repeat(43),
+        code_challenge_method: 'S256',
+      });
+      const appStart = await app.inject({ url: `/api/auth/oidc/start?${query.toString()}` });
+      expect(appStart.headers.location).toBe('larder://oidc?error=provider_error');
+    });
+  });
 });

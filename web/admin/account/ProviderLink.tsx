@@ -5,7 +5,7 @@ import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { t } from '../i18n.ts';
-import { useOidcInfo } from '../oidc/oidc.ts';
+import { oidcErrorMessage, useOidcInfo } from '../oidc/oidc.ts';
 import { oidcRedirect } from '../oidc/redirect.ts';
 
 /**
@@ -18,6 +18,9 @@ export function ProviderLink() {
   const me = useLoad(() => api<User>('GET', '/api/auth/me'), [feedback.revision]);
   const action = useAction();
   const [justLinked] = useState(() => oidcRedirect?.kind === 'linked');
+  const [refused] = useState(() =>
+    oidcRedirect?.kind === 'error' ? oidcErrorMessage(oidcRedirect.code) : null,
+  );
   if (!info?.enabled || info.label === null) return null;
   const label = info.label;
 
@@ -41,7 +44,7 @@ export function ProviderLink() {
           {t('account.linkedNow', { label })}
         </p>
       )}
-      <ErrorMessage message={me.error ?? action.error} />
+      <ErrorMessage message={me.error ?? action.error ?? refused} />
       {me.loading && !me.data && <Loading />}
       {me.data && (
         <div class="row">

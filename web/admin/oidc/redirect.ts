@@ -1,3 +1,5 @@
+import { loadSession } from '../api/session.ts';
+
 /**
  * What the server's OIDC callback put in the address when it sent the browser back to
  * /admin/: a code to exchange, an error code, or that linking worked. Read once when the page
@@ -14,8 +16,9 @@ function take(): OidcRedirect {
   if (code === null && error === null && linked === null) return null;
   for (const name of ['oidc_code', 'oidc_error', 'oidc_linked']) params.delete(name);
   const search = params.toString();
-  // back from linking: open My account, where the link shows
-  const hash = code === null && error === null ? '#account' : location.hash;
+  // back from linking (done or refused): open My account, where the link shows
+  const fromLink = code === null && (error === null || loadSession() !== null);
+  const hash = fromLink ? '#account' : location.hash;
   history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${hash}`);
   if (code) return { kind: 'code', code };
   if (error) return { kind: 'error', code: error };
