@@ -36,36 +36,43 @@ async function signInAtProvider(page: Page, accountId: string): Promise<void> {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** A provider, a Larder signing in through it, and Chromium, for a describe block. */
+function useOidcBrowserTest(extra: Record<string, string>) {
+  const ctx = {} as {
+    provider: TestProvider;
+    larder: { t: TestApp; base: string };
+    browser: Browser;
+  };
+  beforeAll(async () => {
+    ensureWebBuild();
+    let callback = '';
+    ctx.provider = await startTestProvider({ redirectUris: () => [callback] });
+    ctx.larder = await startLarder(ctx.provider, extra);
+    callback = `${ctx.larder.base}/api/auth/oidc/callback`;
+    ctx.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.larder?.t.close();
+    if (ctx.larder) await destroyTestEnvironment(ctx.larder.t.env);
+    await ctx.provider?.close();
+  });
+  return ctx;
+}
+
 const fits = (page: Page) =>
   page.evaluate<boolean>('document.documentElement.scrollWidth <= innerWidth');
 
 describeInBrowser('admin interface: sign-in through the identity provider', () => {
-  let provider: TestProvider;
-  let larder: { t: TestApp; base: string };
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    let callback = '';
-    provider = await startTestProvider({ redirectUris: () => [callback] });
-    larder = await startLarder(provider, { LARDER_OIDC_ADMIN_GROUP: 'larder-admins' });
-    callback = `${larder.base}/api/auth/oidc/callback`;
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await larder?.t.close();
-    if (larder) await destroyTestEnvironment(larder.t.env);
-    await provider?.close();
-  });
+  const ctx = useOidcBrowserTest({ LARDER_OIDC_ADMIN_GROUP: 'larder-admins' });
 
   it('links the account under My account, then signs in with the provider button', async () => {
-    provider.accounts.set('admin-at-idp', {
+    ctx.provider.accounts.set('admin-at-idp', {
       preferred_username: 'boss',
       groups: ['larder-admins'],
     });
-    const page = await browser.newPage();
-    await signIn(page, larder.base);
+    const page = await ctx.browser.newPage();
+    await signIn(page, ctx.larder.base);
     await openTab(page, 'My account');
     const section = page.getByRole('region', { name: 'Identity provider' });
     await section.getByText('Link this account to Household ID to sign in there.').waitFor();
@@ -84,20 +91,20 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
     await page.getByText('Signed in as admin').waitFor();
     expect(new URL(page.url()).search).toBe('');
     const stored = await page.evaluate<string>("sessionStorage.getItem('larder.admin.session')");
-    const me = await larder.t.app.inject({
+    const me = await ctx.larder.t.app.inject({
       url: '/api/auth/me',
       headers: { authorization: `Bearer ${JSON.parse(stored).accessToken}` },
     });
     expect(me.json()).toMatchObject({ username: 'admin', oidcLinked: true });
-    expect(browser.problems).toEqual([]);
+    expect(ctx.browser.problems).toEqual([]);
     await page.close();
   });
 
   it('explains a refusal: an unknown provider account is not linked', async () => {
-    await browser.context.clearCookies(); // signed out at the provider too
-    provider.accounts.set('stranger', { preferred_username: 'admin' });
-    const page = await browser.newPage();
-    await page.goto(`${larder.base}/admin/`);
+    await ctx.browser.context.clearCookies(); // signed out at the provider too
+    ctx.provider.accounts.set('stranger', { preferred_username: 'admin' });
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.larder.base}/admin/`);
     await page.getByRole('link', { name: 'Sign in with Household ID' }).click();
     await signInAtProvider(page, 'stranger');
     await page
@@ -109,8 +116,8 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
   });
 
   it('shows the provider button beside the password form at 1280 and 375 px', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${larder.base}/admin/`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.larder.base}/admin/`);
     await page.getByRole('link', { name: 'Sign in with Household ID' }).waitFor();
     await page.getByText('or with a password').waitFor();
     await page.getByLabel('Username').waitFor();
@@ -126,7 +133,7 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
     const german = await launchBrowser({ locale: 'de-DE' });
     try {
       const page = await german.newPage(375);
-      await page.goto(`${larder.base}/admin/`);
+      await page.goto(`${ctx.larder.base}/admin/`);
       await page.getByRole('link', { name: 'Mit Household ID anmelden' }).waitFor();
       await page.getByText('oder mit Passwort').waitFor();
       await page.getByLabel('Benutzername').fill('admin');
@@ -146,27 +153,12 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
 });
 
 describeInBrowser('admin interface: password sign-in turned off', () => {
-  let provider: TestProvider;
-  let larder: { t: TestApp; base: string };
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    provider = await startTestProvider({ redirectUris: [] });
-    larder = await startLarder(provider, { LARDER_PASSWORD_SIGN_IN: 'off' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await larder?.t.close();
-    if (larder) await destroyTestEnvironment(larder.t.env);
-    await provider?.close();
-  });
+  const ctx = useOidcBrowserTest({ LARDER_PASSWORD_SIGN_IN: 'off' });
 
   it('shows only the provider button, at 1280 and 375 px', async () => {
     for (const width of [1280, 375]) {
-      const page = await browser.newPage(width);
-      await page.goto(`${larder.base}/admin/`);
+      const page = await ctx.browser.newPage(width);
+      await page.goto(`${ctx.larder.base}/admin/`);
       await page.getByRole('link', { name: 'Sign in with Household ID' }).waitFor();
       await expectCount(page.getByLabel('Password'), 0);
       await expectCount(page.getByText('or with a password'), 0);

@@ -55,11 +55,15 @@ export function oidcRoutes(deps: {
     userAgent: request.headers['user-agent'] ?? null,
   });
   const tags = ['auth: identity provider'];
+  const signedIn = { onRequest: guards.authenticate };
+  const anybody = { config: { access: 'public' as const } };
+  const signedInDoc = { tags, security: [{ bearer: [] }] };
 
   return async (app) => {
     app.get(
       '/api/auth/oidc',
       {
+        ...anybody,
         schema: {
           tags,
           summary: 'Public: whether sign-in through the identity provider is on, its button label',
@@ -76,6 +80,7 @@ export function oidcRoutes(deps: {
     app.get(
       '/api/auth/oidc/start',
       {
+        ...anybody,
         schema: {
           tags,
           summary:
@@ -112,6 +117,7 @@ export function oidcRoutes(deps: {
     app.get(
       '/api/auth/oidc/callback',
       {
+        ...anybody,
         schema: {
           tags,
           summary:
@@ -143,6 +149,7 @@ export function oidcRoutes(deps: {
     app.post(
       '/api/auth/oidc/exchange',
       {
+        ...anybody,
         schema: {
           tags,
           summary:
@@ -158,10 +165,9 @@ export function oidcRoutes(deps: {
     app.post(
       '/api/auth/oidc/link',
       {
-        onRequest: guards.authenticate,
+        ...signedIn,
         schema: {
-          tags,
-          security: [{ bearer: [] }],
+          ...signedInDoc,
           summary:
             "Signed in: the provider URL to open; its callback links this account to the provider's subject",
           body: Type.Optional(LinkBody),
@@ -183,10 +189,9 @@ export function oidcRoutes(deps: {
     app.delete(
       '/api/auth/oidc/link',
       {
-        onRequest: guards.authenticate,
+        ...signedIn,
         schema: {
-          tags,
-          security: [{ bearer: [] }],
+          ...signedInDoc,
           summary:
             'Signed in: unlink this account from the identity provider (404 when not linked)',
           response: { 204: Type.Null(), ...errors(401, 404) },

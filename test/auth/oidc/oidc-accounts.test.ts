@@ -54,15 +54,7 @@ describe.each(DIALECTS)('identity provider groups and links (%s)', (dialect) => 
 
   it('outside the allowed group nobody signs in or links: oidc_error=not_allowed', async () => {
     t.account('ben-idp', { groups: ['larder-admins'] }); // admin group, but not family
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/oidc/link',
-      headers: ben.headers,
-      payload: {},
-    });
-    const browser = t.browser();
-    browser.acceptCookies('/api/auth/oidc/link', res.headers['set-cookie']);
-    const landed = await browser.signInAt(res.json().url, 'ben-idp');
+    const landed = await t.link(ben.token, 'ben-idp');
     expect(landed.href).toBe('http://larder.test/admin/?oidc_error=not_allowed');
 
     t.account('anna-idp', { groups: [] });
@@ -72,15 +64,7 @@ describe.each(DIALECTS)('identity provider groups and links (%s)', (dialect) => 
   });
 
   it('a provider account linked to one user cannot be linked to another: already_linked', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/oidc/link',
-      headers: ben.headers,
-      payload: {},
-    });
-    const browser = t.browser();
-    browser.acceptCookies('/api/auth/oidc/link', res.headers['set-cookie']);
-    const landed = await browser.signInAt(res.json().url, 'anna-idp');
+    const landed = await t.link(ben.token, 'anna-idp');
     expect(landed.href).toBe('http://larder.test/admin/?oidc_error=already_linked');
     expect(await signIn(t, 'anna-idp')).toMatchObject({ username: 'anna' });
   });

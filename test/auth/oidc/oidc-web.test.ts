@@ -89,14 +89,18 @@ describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', 
     expect(landed.url.href).toBe('http://larder.test/admin/?oidc_error=invalid_state');
   });
 
-  it("a state is used once: the provider's redirect replayed is refused", async () => {
-    t.account('replayer', {});
-    await t.link((await t.createUser('replayer')).token, 'replayer');
+  /** A linked user signs in at the provider; the redirect to Larder is stopped, not followed. */
+  const reachCallback = async (username: string) => {
+    t.account(username, {});
+    await t.link((await t.createUser(username)).token, username);
     const browser = t.browser();
     const atProvider = await browser.go('/api/auth/oidc/start');
-    const cookies = browser.cookiesFor('http://larder.test/');
-    // stop at the provider's redirect to Larder's callback, then present it twice
-    const callback = await providerRedirect(browser, atProvider, 'replayer');
+    const callback = await providerRedirect(browser, atProvider, username);
+    return { callback, cookies: browser.cookiesFor('http://larder.test/') };
+  };
+
+  it("a state is used once: the provider's redirect replayed is refused", async () => {
+    const { callback, cookies } = await reachCallback('replayer');
     const first = await t.app.inject({ url: callback, headers: { cookie: cookies } });
     expect(first.headers.location).toMatch(/oidc_code=/);
     const second = await t.app.inject({ url: callback, headers: { cookie: cookies } });
@@ -104,11 +108,7 @@ describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', 
   });
 
   it("the provider's redirect opened in another browser is refused (login CSRF)", async () => {
-    t.account('victim-hand-over', {});
-    await t.link((await t.createUser('handover')).token, 'victim-hand-over');
-    const browser = t.browser();
-    const atProvider = await browser.go('/api/auth/oidc/start');
-    const callback = await providerRedirect(browser, atProvider, 'victim-hand-over');
+    const { callback } = await reachCallback('handover');
     const elsewhere = await t.app.inject({ url: callback }); // no cookie from the start
     expect(elsewhere.headers.location).toBe('http://larder.test/admin/?oidc_error=invalid_state');
   });
