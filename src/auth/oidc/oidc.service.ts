@@ -6,27 +6,17 @@ import type { OidcConfig } from '../../config.js';
 import type { DB } from '../../db/types.js';
 import { badRequest, notFound, unauthorized } from '../../http/errors.js';
 import type { UsersService } from '../../users/users.service.js';
-import type { UserRow } from '../../users/users.repository.js';
 import type { LoginResponse } from '../auth.schemas.js';
 import type { AuthService, ClientInfo } from '../auth.service.js';
 import { ProviderError, type OidcClient, type ProviderIdentity } from './oidc.client.js';
-import { usernameCandidates } from './oidc.usernames.js';
+import { createOidcAccounts, Refused } from './oidc.accounts.js';
 import * as repo from './oidc.repository.js';
-
-/** Why a sign-in through the provider ended without one (`oidc_error` / `error`). */
-export type OidcErrorCode =
-  'not_linked' | 'not_allowed' | 'invalid_state' | 'provider_error' | 'already_linked';
 
 /** How a sign-in was started: the admin SPA, the app (PKCE with Larder), or a link from My account. */
 export type OidcStart =
   | { kind: 'web' }
   | { kind: 'app'; redirectUri: string; codeChallenge: string }
   | { kind: 'link'; userId: string; appRedirectUri: string | null };
-
-/** Where the callback sends the browser, and whether the browser binding cookie is spent. */
-export interface CallbackResult {
-  location: string;
-}
 
 /** An authorization request waits this long for the person to sign in at the provider. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -37,12 +27,6 @@ export const CALLBACK_PATH = '/api/auth/oidc/callback';
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
 const randomToken = () => crypto.randomBytes(32).toString('base64url');
 
-class Refused extends Error {
-  constructor(readonly code: OidcErrorCode) {
-    super(code);
-  }
-}
-
 export function createOidcService(deps: {
   db: Kysely<DB>;
   config: OidcConfig;
@@ -50,12 +34,13 @@ export function createOidcService(deps: {
   auth: Pick<AuthService, 'signIn'>;
   users: Pick<
     UsersService,
-    'findRowById' | 'findRowByUsername' | 'create' | 'applyProviderAdminRole'
+    'findRowById' | 'findRowByUsername' | 'create' | 'delete' | 'applyProviderAdminRole'
   >;
   clock: () => number;
   log: FastifyBaseLogger;
 }) {
   const { db, config, provider, auth, users, clock, log } = deps;
+  const accounts = createOidcAccounts({ db, config, users, clock });
 
   /** The SPA's or the app's landing place for a finished (or failed) request. */
   function landing(
@@ -76,58 +61,6 @@ export function createOidcService(deps: {
     return `${base}/admin/?${new URLSearchParams(web).toString()}`;
   }
 
-  async function signInUser(identity: ProviderIdentity): Promise<UserRow> {
-    const link = await repo.findLinkBySubject(db, identity.issuer, identity.subject);
-    let user = link ? await users.findRowById(link.user_id) : undefined;
-    if (!user) {
-      if (!config.autoCreate) throw new Refused('not_linked');
-      user = await createUser(identity);
-    }
-    if (config.adminGroup !== null) {
-      const isAdmin = identity.groups.includes(config.adminGroup);
-      if (Boolean(user.is_admin) !== isAdmin) {
-        await users.applyProviderAdminRole(user.id, isAdmin);
-        user = (await users.findRowById(user.id)) ?? user;
-      }
-    }
-    return user;
-  }
-
-  /** Rule 1 (a new inventory of their own), a username of their own, and the link, together. */
-  async function createUser(identity: ProviderIdentity): Promise<UserRow> {
-    for (const username of usernameCandidates(identity.preferredUsername)) {
-      if (await users.findRowByUsername(username)) continue;
-      // no password anyone knows: this account signs in through the provider
-      const created = await users.create({
-        username,
-        password: crypto.randomBytes(32).toString('base64url'),
-      });
-      await repo.insertLink(db, {
-        user_id: created.id,
-        issuer: identity.issuer,
-        subject: identity.subject,
-        created_at: clock(),
-      });
-      return (await users.findRowById(created.id))!;
-    }
-    throw new Refused('provider_error');
-  }
-
-  async function link(userId: string, identity: ProviderIdentity): Promise<void> {
-    const owner = await repo.findLinkBySubject(db, identity.issuer, identity.subject);
-    if (owner && owner.user_id !== userId) throw new Refused('already_linked');
-    if (owner) return;
-    await db.transaction().execute(async (trx) => {
-      await repo.deleteLink(trx, userId);
-      await repo.insertLink(trx, {
-        user_id: userId,
-        issuer: identity.issuer,
-        subject: identity.subject,
-        created_at: clock(),
-      });
-    });
-  }
-
   async function finish(row: repo.OidcRequestRow, query: string): Promise<string> {
     let identity: ProviderIdentity;
     try {
@@ -146,10 +79,10 @@ export function createOidcService(deps: {
       throw new Refused('not_allowed');
     }
     if (row.kind === 'link') {
-      await link(row.user_id!, identity);
+      await accounts.link(row.user_id!, identity);
       return landing(row, { linked: '1' });
     }
-    const user = await signInUser(identity);
+    const user = await accounts.signIn(identity);
     const code = randomToken();
     await repo.insertCode(db, {
       code_hash: sha256(code),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, DIALECTS, login } from '../../helpers/app.js';
 import { useOidcTestApp, type OidcTestApp } from '../../helpers/oidc-fixture.js';
+import { openSocket } from '../../helpers/ws.js';
 
 /** The web flow to the end: the exchange's answer, or the error code Larder landed on. */
 async function signIn(t: OidcTestApp, accountId: string) {
@@ -35,6 +36,8 @@ describe.each(DIALECTS)('identity provider groups and links (%s)', (dialect) => 
       headers: bearer((granted as { accessToken: string }).accessToken),
     });
     expect(asAdmin.statusCode).toBe(200);
+    const socket = await openSocket(t.app, (granted as { accessToken: string }).accessToken);
+    await socket.next('hello');
 
     t.account('anna-idp', { groups: ['family'] });
     const revoked = await signIn(t, 'anna-idp');
@@ -46,6 +49,7 @@ describe.each(DIALECTS)('identity provider groups and links (%s)', (dialect) => 
     // the sessions that held the role end at once
     const oldToken = bearer((granted as { accessToken: string }).accessToken);
     expect((await t.app.inject({ url: '/api/auth/me', headers: oldToken })).statusCode).toBe(401);
+    expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     const list = await t.app.inject({ url: '/api/admin/users', headers: t.admin.headers });
     expect(list.json().find((u: { username: string }) => u.username === 'anna').isAdmin).toBe(
       false,
@@ -110,6 +114,15 @@ describe.each(DIALECTS)('identity provider accounts with auto-create (%s)', (dia
   it('a new account in the admin group is an admin from its first sign-in', async () => {
     t.account('new-admin', { preferred_username: 'carla', groups: ['larder-admins'] });
     expect(await signIn(t, 'new-admin')).toMatchObject({ username: 'carla', isAdmin: true });
+  });
+
+  it('two first sign-ins of the same person at once end in one account', async () => {
+    t.account('twin', { preferred_username: 'twin' });
+    const [a, b] = await Promise.all([signIn(t, 'twin'), signIn(t, 'twin')]);
+    expect((a as { userId: string }).userId).toBe((b as { userId: string }).userId);
+    const list = await t.app.inject({ url: '/api/admin/users', headers: t.admin.headers });
+    const twins = list.json().filter((u: { username: string }) => u.username.startsWith('twin'));
+    expect(twins).toHaveLength(1);
   });
 
   it('a provider account without a usable name still gets an account', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, DIALECTS } from '../../helpers/app.js';
 import type { Browser, Page } from '../../helpers/oidc-browser.js';
 import { useOidcTestApp } from '../../helpers/oidc-fixture.js';
+import { openSocket } from '../../helpers/ws.js';
 
 describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', (dialect) => {
   const t = useOidcTestApp(dialect);
@@ -37,7 +38,7 @@ describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', 
     expect(me.json()).toMatchObject({ username: 'admin', oidcLinked: true });
   });
 
-  it('the session is an ordinary one: listed, refreshed with rotation, ended by logout', async () => {
+  it('the session is an ordinary one: listed, refreshed with rotation, its socket closed by logout', async () => {
     t.account('anna-at-idp', {});
     await t.link(anna.token, 'anna-at-idp');
     const tokens = await signInAs('anna-at-idp');
@@ -57,6 +58,8 @@ describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', 
     expect((await refresh(rotated.json().refreshToken)).statusCode).toBe(401);
 
     const again = await signInAs('anna-at-idp');
+    const socket = await openSocket(t.app, again.accessToken);
+    await socket.next('hello');
     const logout = await t.app.inject({
       method: 'POST',
       url: '/api/auth/logout',
@@ -65,6 +68,7 @@ describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', 
     expect(logout.statusCode).toBe(204);
     const me = await t.app.inject({ url: '/api/auth/me', headers: bearer(again.accessToken) });
     expect(me.statusCode).toBe(401);
+    expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
   });
 
   it('an unknown subject is not signed in (auto-create is off): oidc_error=not_linked', async () => {
