@@ -72,6 +72,8 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
       groups: ['larder-admins'],
     });
     const page = await ctx.browser.newPage();
+    let exchanges = 0;
+    page.on('request', (r) => void (r.url().endsWith('/api/auth/oidc/exchange') && exchanges++));
     await signIn(page, ctx.larder.base);
     await openTab(page, 'My account');
     const section = page.getByRole('region', { name: 'Identity provider' });
@@ -96,6 +98,13 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
       headers: { authorization: `Bearer ${JSON.parse(stored).accessToken}` },
     });
     expect(me.json()).toMatchObject({ username: 'admin', oidcLinked: true });
+    // signing out shows the sign-in page as before: the spent code is not tried again (an
+    // exchange would start when the page mounts, before the provider button can show)
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await page.getByRole('link', { name: 'Sign in with Household ID' }).waitFor();
+    expect(exchanges).toBe(1);
+    await expectCount(page.getByRole('alert'), 0);
     expect(ctx.browser.problems).toEqual([]);
     await page.close();
   });

@@ -6,7 +6,7 @@ import { BusyButton, ErrorMessage, Field } from './components/ui.tsx';
 import { useAction } from './hooks.ts';
 import { t } from './i18n.ts';
 import { exchangeCode, oidcErrorMessage, useOidcInfo } from './oidc/oidc.ts';
-import { oidcRedirect } from './oidc/redirect.ts';
+import { takeOidcRedirect } from './oidc/redirect.ts';
 
 /** Only admins may use this interface: anyone else's new session is ended at once. */
 async function admitAdmin(body: LoginResponse): Promise<Session> {
@@ -33,13 +33,12 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
   const [password, setPassword] = useState('');
   const action = useAction();
   const { info, loaded } = useOidcInfo();
-  const [providerError] = useState(() =>
-    oidcRedirect?.kind === 'error' ? oidcErrorMessage(oidcRedirect.code) : null,
-  );
+  const [redirect] = useState(() => takeOidcRedirect(['code', 'error']));
+  const providerError = redirect?.kind === 'error' ? oidcErrorMessage(redirect.code) : null;
 
   useEffect(() => {
-    if (oidcRedirect?.kind !== 'code') return;
-    const { code } = oidcRedirect;
+    if (redirect?.kind !== 'code') return;
+    const { code } = redirect;
     void action.run(async () => props.onSignedIn(await admitAdmin(await exchangeCode(code))));
   }, []);
 

@@ -6,7 +6,7 @@ import { useFeedback } from '../feedback.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { t } from '../i18n.ts';
 import { oidcErrorMessage, useOidcInfo } from '../oidc/oidc.ts';
-import { oidcRedirect } from '../oidc/redirect.ts';
+import { takeOidcRedirect } from '../oidc/redirect.ts';
 
 /**
  * Link / Unlink this account with the identity provider (hidden when none is set up). Linking
@@ -17,10 +17,9 @@ export function ProviderLink() {
   const feedback = useFeedback();
   const me = useLoad(() => api<User>('GET', '/api/auth/me'), [feedback.revision]);
   const action = useAction();
-  const [justLinked] = useState(() => oidcRedirect?.kind === 'linked');
-  const [refused] = useState(() =>
-    oidcRedirect?.kind === 'error' ? oidcErrorMessage(oidcRedirect.code) : null,
-  );
+  const [redirect] = useState(() => takeOidcRedirect(['linked', 'error']));
+  const justLinked = redirect?.kind === 'linked';
+  const refused = redirect?.kind === 'error' ? oidcErrorMessage(redirect.code) : null;
   if (!info?.enabled || info.label === null) return null;
   const label = info.label;
 

@@ -25,4 +25,16 @@ function take(): OidcRedirect {
   return { kind: 'linked' };
 }
 
-export const oidcRedirect: OidcRedirect = take();
+let pending: OidcRedirect = take();
+
+/**
+ * The result, for the first reader that handles one of `kinds` (the sign-in page: a code or an
+ * error; My account: linked or an error); null after that, so a later sign-in page does not try
+ * a spent code again.
+ */
+export function takeOidcRedirect(kinds: NonNullable<OidcRedirect>['kind'][]): OidcRedirect {
+  if (pending === null || !kinds.includes(pending.kind)) return null;
+  const taken = pending;
+  pending = null;
+  return taken;
+}
