@@ -66,6 +66,29 @@ export interface Config {
   outboundAllow: string[];
   /** HTTP server limits (docs/operations.md "Connection limits") */
   server: ServerLimits;
+  /** sign-in through the household's OpenID provider; null unless LARDER_OIDC_ISSUER is set */
+  oidc: OidcConfig | null;
+  /** who may sign in with a password: everyone, admins only, or nobody (reset-password still works) */
+  passwordSignIn: 'on' | 'admins' | 'off';
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** null: a public client (PKCE only) */
+  clientSecret: string | null;
+  scopes: string;
+  groupsClaim: string;
+  /** members are admins, non-members are not: checked at every sign-in */
+  adminGroup: string | null;
+  /** when set, only members may sign in through the provider */
+  allowedGroup: string | null;
+  /** an unknown subject becomes a new user (else `not_linked`) */
+  autoCreate: boolean;
+  /** exact redirect URIs the Android app may ask for */
+  appRedirectUris: string[];
+  /** the button text: "Sign in with <label>" */
+  label: string;
 }
 
 export interface ServerLimits {
@@ -226,7 +249,77 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
       maxRequestsPerSocket: integer('MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000),
       maxConnections: integer('MAX_CONNECTIONS', 16_384, 1, 1_000_000),
     },
+    oidc: oidcConfig(read, fail, bool),
+    passwordSignIn: passwordSignIn(read('PASSWORD_SIGN_IN'), fail),
   };
+}
+
+type Read = (name: string) => string | undefined;
+type Fail = (name: string, why: string, value: string) => never;
+
+function passwordSignIn(raw: string | undefined, fail: Fail): Config['passwordSignIn'] {
+  if (raw === undefined) return 'on';
+  const value = raw.toLowerCase();
+  return value === 'on' || value === 'admins' || value === 'off'
+    ? value
+    : fail('PASSWORD_SIGN_IN', 'must be on, admins or off', raw);
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The LARDER_OIDC_* settings; null (off) unless an issuer is set. */
+function oidcConfig(read: Read, fail: Fail, bool: (name: string) => boolean): OidcConfig | null {
+  const issuer = read('OIDC_ISSUER');
+  if (issuer === undefined) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(issuer);
+  } catch {
+    fail('OIDC_ISSUER', 'must be a URL such as https://auth.example.org', issuer);
+  }
+  const secure = url!.protocol === 'https:';
+  if (!secure && !(url!.protocol === 'http:' && LOOPBACK_HOST.test(url!.hostname))) {
+    fail('OIDC_ISSUER', 'must be https:// (http:// only on a loopback address)', issuer);
+  }
+  const clientId = read('OIDC_CLIENT_ID');
+  if (clientId === undefined) fail('OIDC_CLIENT_ID', 'must be set with LARDER_OIDC_ISSUER', '');
+  const appRedirectUris = (read('OIDC_APP_REDIRECT_URIS') ?? '')
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter((uri) => uri !== '');
+  for (const uri of appRedirectUris) {
+    if (!isAppRedirectUri(uri)) {
+      fail('OIDC_APP_REDIRECT_URIS', 'each must be an absolute URI such as larder://oidc', uri);
+    }
+  }
+  const scopes = read('OIDC_SCOPES') ?? 'openid profile email';
+  if (!scopes.split(/\s+/).includes('openid')) {
+    fail('OIDC_SCOPES', 'must include openid', scopes);
+  }
+  return {
+    issuer, // as the provider spells it: Authentik's ends with a slash, and it is compared exactly
+    clientId: clientId!,
+    clientSecret: read('OIDC_CLIENT_SECRET') ?? null,
+    scopes,
+    groupsClaim: read('OIDC_GROUPS_CLAIM') ?? 'groups',
+    adminGroup: read('OIDC_ADMIN_GROUP') ?? null,
+    allowedGroup: read('OIDC_ALLOWED_GROUP') ?? null,
+    autoCreate: bool('OIDC_AUTO_CREATE'),
+    appRedirectUris,
+    label: read('OIDC_LABEL') ?? url!.hostname,
+  };
+}
+
+/** A redirect URI the app may be sent to: absolute, no fragment, not a script or a file. */
+function isAppRedirectUri(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (
+      url.hash === '' && !['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** A valid IANA time zone name (Intl knows it), or the system's when none is given. */

@@ -32,6 +32,7 @@ export function larderJobs(larder: AppContext, options: { heartbeatMs?: number }
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const jobs: Job[] = [
     { name: 'refresh-token-pruning', everyMs: HOUR_MS, run: () => auth.pruneExpired() },
+    { name: 'oidc-request-pruning', everyMs: HOUR_MS, run: () => larder.oidc?.pruneExpired() },
     { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
     // also at start: files left by a previous run, even after a long downtime
     {

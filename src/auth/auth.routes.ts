@@ -22,6 +22,8 @@ export function authRoutes(deps: {
   auth: AuthService;
   users: UsersService;
   guards: Guards;
+  /** routes that answer with the same LoginResponse (sign-in through the identity provider) */
+  signInRoutes?: FastifyPluginAsyncTypebox;
 }): FastifyPluginAsyncTypebox {
   const { auth, users, guards } = deps;
   return async (app) => {
@@ -29,6 +31,7 @@ export function authRoutes(deps: {
     app.addSchema(SessionSchema);
     const LoginResponse = refTo(LoginResponseSchema);
     const signedIn = { tags: ['auth'], security: [{ bearer: [] }] };
+    if (deps.signInRoutes) await app.register(deps.signInRoutes);
 
     app.post(
       '/api/auth/login',

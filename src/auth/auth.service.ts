@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { isValidPassword } from '../config.js';
 import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
-import { badRequest, notFound, unauthorized } from '../http/errors.js';
+import { AppError, badRequest, notFound, unauthorized } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
 import type { UsersService } from '../users/users.service.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -51,6 +51,8 @@ export function createAuthService(deps: {
   throttle: LoginThrottle;
   sessions: SessionStore;
   refreshTtlSeconds: number;
+  /** LARDER_PASSWORD_SIGN_IN: who may sign in with a password */
+  passwordSignIn: 'on' | 'admins' | 'off';
   clock: () => number;
 }) {
   const { db, bus, users, hasher, tokens, throttle, sessions, clock } = deps;
@@ -99,6 +101,32 @@ export function createAuthService(deps: {
     return existed;
   }
 
+  /** A new session for a user whose sign-in has been checked (password or identity provider). */
+  function signIn(user: UserRow, client: ClientInfo): Promise<LoginResponse> {
+    const now = clock();
+    return db.transaction().execute(async (trx) => {
+      const sessionId = crypto.randomUUID();
+      await sessionsRepo.insertSession(trx, {
+        id: sessionId,
+        user_id: user.id,
+        created_at: now,
+        last_used_at: now,
+        user_agent: client.userAgent?.slice(0, 256) || null,
+        address: client.address,
+      });
+      return issue(trx, user, sessionId);
+    });
+  }
+
+  const passwordSignInDisabled = () =>
+    new AppError(
+      403,
+      'password_sign_in_disabled',
+      deps.passwordSignIn === 'admins'
+        ? 'Only admins may sign in with a password here; use the identity provider'
+        : 'Sign-in with a password is turned off here; use the identity provider',
+    );
+
   /** bcrypt compares only the first 72 bytes and no stored password is longer: longer is wrong. */
   const passwordMatches = (password: string, user: UserRow | undefined) =>
     user && Buffer.byteLength(password, 'utf8') <= 72
@@ -107,6 +135,7 @@ export function createAuthService(deps: {
 
   return {
     async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+      if (deps.passwordSignIn === 'off') throw passwordSignInDisabled();
       // counted before bcrypt runs: parallel guesses cannot get past the limit
       const attempt = await throttle.reserve(username, client.address);
       const user = await users.findRowByUsername(username);
@@ -116,20 +145,12 @@ export function createAuthService(deps: {
         throw invalid();
       }
       await attempt.succeeded();
-      const now = clock();
-      return db.transaction().execute(async (trx) => {
-        const sessionId = crypto.randomUUID();
-        await sessionsRepo.insertSession(trx, {
-          id: sessionId,
-          user_id: user.id,
-          created_at: now,
-          last_used_at: now,
-          user_agent: client.userAgent?.slice(0, 256) || null,
-          address: client.address,
-        });
-        return issue(trx, user, sessionId);
-      });
+      // only after the password: without it, nobody learns who is an admin
+      if (deps.passwordSignIn === 'admins' && !user.is_admin) throw passwordSignInDisabled();
+      return signIn(user, client);
     },
+
+    signIn,
 
     /**
      * Rotation: each refresh token works once. Presenting one that was already used means it was

@@ -219,6 +219,40 @@ export interface WebhookDeliveriesTable {
   created_at: number;
 }
 
+/** A user who signs in through the OpenID provider: matched by (issuer, subject) only. */
+export interface OidcLinksTable {
+  user_id: string;
+  issuer: string;
+  subject: string;
+  created_at: number;
+}
+
+/** An authorization request on its way through the provider (state, nonce, PKCE verifier). */
+export interface OidcRequestsTable {
+  state_hash: string;
+  kind: 'web' | 'app' | 'link';
+  nonce: string;
+  code_verifier: string;
+  /** Larder's redirect URI at the provider, as sent in the authorization request */
+  callback_url: string;
+  /** SHA-256 of the cookie set in the browser that started it (web and link) */
+  browser_hash: string | null;
+  app_redirect_uri: string | null;
+  /** S256 challenge of the app's verifier */
+  app_code_challenge: string | null;
+  /** the signed-in user a link request is for */
+  user_id: string | null;
+  expires_at: number;
+}
+
+/** A finished sign-in waiting to be exchanged for tokens: single use, 60 s. */
+export interface OidcCodesTable {
+  code_hash: string;
+  user_id: string;
+  code_challenge: string | null;
+  expires_at: number;
+}
+
 export interface DB {
   inventories: InventoriesTable;
   users: UsersTable;
@@ -241,4 +275,7 @@ export interface DB {
   expiry_digest_deliveries: ExpiryDigestDeliveriesTable;
   inventory_webhooks: InventoryWebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  oidc_links: OidcLinksTable;
+  oidc_requests: OidcRequestsTable;
+  oidc_codes: OidcCodesTable;
 }

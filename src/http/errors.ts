@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'unsupported_format'
   | 'analysis_failed'
   | 'rate_limited'
+  | 'password_sign_in_disabled'
   | 'unavailable'
   | 'internal';
 

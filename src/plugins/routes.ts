@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { authRoutes } from '../auth/auth.routes.js';
+import { oidcRoutes } from '../auth/oidc/oidc.routes.js';
 import { adminBackupRoutes } from '../backups/backups.routes.js';
 import { healthRoutes } from '../http/health.routes.js';
 import { adminInventoryRoutes } from '../inventories/inventories.routes.js';
@@ -23,7 +24,8 @@ async function routes(app: FastifyInstance): Promise<void> {
   const { backups, metrics, hub, messages, resources, expiry, webhooks } = app.larder;
 
   await app.register(healthRoutes({ db: database.db }));
-  await app.register(authRoutes({ auth, users, guards }));
+  const oidc = oidcRoutes({ oidc: app.larder.oidc, config, guards });
+  await app.register(authRoutes({ auth, users, guards, signInRoutes: oidc }));
   await app.register(adminUserRoutes({ users, guards }));
   await app.register(adminInventoryRoutes({ inventories, guards }));
   await app.register(inventoryRoutes({ inventory, guards }));

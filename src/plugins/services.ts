@@ -8,6 +8,8 @@ import { createPasswordHasher } from '../auth/passwords.js';
 import { createSessionStore } from '../auth/session-store.js';
 import { loadJwtSecret } from '../auth/secret.js';
 import { createAccessTokens } from '../auth/tokens.js';
+import { createOidcClient } from '../auth/oidc/oidc.client.js';
+import { createOidcService, type OidcService } from '../auth/oidc/oidc.service.js';
 import { createBackupsService, type BackupsService } from '../backups/backups.service.js';
 import { createGuards, type Guards } from '../http/auth.js';
 import {
@@ -36,6 +38,8 @@ export interface AppContext {
   clock: () => number;
   guards: Guards;
   auth: AuthService;
+  /** sign-in through the household's identity provider; null when LARDER_OIDC_ISSUER is unset */
+  oidc: OidcService | null;
   loginThrottle: LoginThrottle;
   users: UsersService;
   inventories: InventoriesService;
@@ -96,8 +100,20 @@ async function services(
     throttle: loginThrottle,
     sessions,
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    passwordSignIn: config.passwordSignIn,
     clock,
   });
+  const oidc = config.oidc
+    ? createOidcService({
+        db,
+        config: config.oidc,
+        provider: createOidcClient(config.oidc),
+        auth,
+        users,
+        clock,
+        log,
+      })
+    : null;
   const backups = createBackupsService({ database, config, clock, log });
   const hub = createSocketHub({
     bus,
@@ -154,6 +170,7 @@ async function services(
     clock,
     guards: createGuards(auth, config.adminToken),
     auth,
+    oidc,
     loginThrottle,
     users,
     inventories,

@@ -9,6 +9,12 @@ export const UserSchema = Type.Object(
     createdAt: Type.Integer({ description: 'epoch milliseconds' }),
     isAdmin: Type.Boolean(),
     inventoryId: Nullable(Type.String()),
+    oidcLinked: Type.Optional(
+      Type.Boolean({
+        description:
+          'signs in through the identity provider (in GET /api/admin/users and GET /api/auth/me)',
+      }),
+    ),
   },
   { $id: 'User' },
 );

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { isPostgres, type Executor } from '../db/executor.js';
 import { Prepared } from '../db/prepared.js';
 import type { UsersTable } from '../db/types.js';
@@ -25,9 +26,27 @@ export function findUserByUsername(db: Executor, username: string): Promise<User
     .executeTakeFirst();
 }
 
-export function listUsers(db: Executor): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('username_key').execute();
+export function listUsers(db: Executor): Promise<(UserRow & { oidc_linked: number })[]> {
+  return db
+    .selectFrom('users')
+    .selectAll('users')
+    .select(oidcLinked.as('oidc_linked'))
+    .orderBy('created_at')
+    .orderBy('username_key')
+    .execute();
 }
+
+/** Whether the user is linked to the identity provider (the oidc_links table, src/auth/oidc). */
+export async function isOidcLinked(db: Executor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('oidc_links')
+    .select('user_id')
+    .where('user_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+const oidcLinked = sql<number>`case when exists (select 1 from "oidc_links" where "oidc_links"."user_id" = "users"."id") then 1 else 0 end`;
 
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
@@ -45,6 +64,7 @@ export async function updatePassword(
     .execute();
 }
 
+/** Grants or revokes the admin role; a revocation also bumps the token version. */
 /** Which inventory the user belongs to: the only change of it after the user was created. */
 export async function setUserInventory(
   db: Executor,
@@ -67,10 +87,20 @@ export async function lockAdmins(db: Executor): Promise<string[]> {
   return (await (isPostgres(db) ? query.forUpdate() : query).execute()).map((row) => row.id);
 }
 
-export async function setAdmin(db: Executor, id: string, isAdmin: boolean): Promise<void> {
+/** Sets the admin role; `endSessions` also bumps the token version, so no token works any more. */
+export async function setAdmin(
+  db: Executor,
+  id: string,
+  isAdmin: boolean,
+  endSessions = false,
+): Promise<void> {
   await db
     .updateTable('users')
-    .set({ is_admin: isAdmin ? 1 : 0 })
+    .set((eb) =>
+      endSessions
+        ? { is_admin: isAdmin ? 1 : 0, token_version: eb('token_version', '+', 1) }
+        : { is_admin: isAdmin ? 1 : 0 },
+    )
     .where('id', '=', id)
     .execute();
 }

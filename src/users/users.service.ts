@@ -89,11 +89,15 @@ export function createUsersService(deps: {
     findRowByUsername: (username: string) => repo.findUserByUsername(db, username),
 
     async list(): Promise<User[]> {
-      return (await repo.listUsers(db)).map(toUser);
+      return (await repo.listUsers(db)).map((row) => ({
+        ...toUser(row),
+        oidcLinked: Boolean(row.oidc_linked),
+      }));
     },
 
+    /** The user, with whether they sign in through the identity provider (GET /api/auth/me). */
     async get(id: string): Promise<User> {
-      return toUser(await requireRow(id));
+      return { ...toUser(await requireRow(id)), oidcLinked: await repo.isOidcLinked(db, id) };
     },
 
     /** Rule 1: every new user gets a new inventory of their own. */
@@ -190,6 +194,20 @@ export function createUsersService(deps: {
       if (input.isAdmin !== undefined) user = await this.setAdmin(id, input.isAdmin, actingUserId);
       if (input.password !== undefined) user = await this.changePassword(id, input.password);
       return user;
+    },
+
+    /**
+     * The identity provider's admin group decides the role at each sign-in. A revoked admin's
+     * sessions all end at once (token version bump): none of them keeps admin rights.
+     */
+    async applyProviderAdminRole(id: string, isAdmin: boolean): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await repo.setAdmin(trx, id, isAdmin, !isAdmin);
+        if (!isAdmin) await sessions.endAllOf(trx, id);
+      });
+      sessions.forgetUser(id);
+      await bus.publishAfterCommit({ type: 'userChanged', userId: id, isAdmin });
+      if (!isAdmin) await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
     },
 
     /** Deletes the user (their messages and tokens go with them) and an inventory left empty. */

@@ -11,6 +11,11 @@ const PUBLIC = new Set([
   'POST /api/auth/login',
   'POST /api/auth/refresh',
   'POST /api/auth/logout',
+  // sign-in through the identity provider: the provider's redirect and the code exchange
+  'GET /api/auth/oidc',
+  'GET /api/auth/oidc/start',
+  'GET /api/auth/oidc/callback',
+  'POST /api/auth/oidc/exchange',
   'GET /',
   'GET /favicon.ico',
   'GET /static/{file}',

@@ -235,6 +235,26 @@ const messages: Messages = {
   'account.deviceFacts': '{address} · angemeldet {created} · zuletzt genutzt {used}',
   'account.signOutDevice': 'Abmelden',
   'account.deviceSignedOut': 'Das Gerät wurde abgemeldet.',
+  'login.withProvider': 'Mit {label} anmelden',
+  'login.or': 'oder mit Passwort',
+  'oidc.error.not_linked':
+    'Ihr Konto beim Identitätsanbieter ist mit keinem Konto hier verknüpft. Melden Sie sich mit Passwort an und verknüpfen Sie es unter „Mein Konto“, oder fragen Sie eine Administratorin oder einen Administrator.',
+  'oidc.error.not_allowed': 'Ihr Konto beim Identitätsanbieter darf diesen Server nicht nutzen.',
+  'oidc.error.invalid_state':
+    'Die Anmeldung hat zu lange gedauert oder wurde in einem anderen Browser begonnen. Bitte versuchen Sie es erneut.',
+  'oidc.error.provider_error':
+    'Der Identitätsanbieter hat Sie nicht angemeldet. Bitte versuchen Sie es erneut.',
+  'oidc.error.already_linked':
+    'Dieses Konto beim Identitätsanbieter ist bereits mit einem anderen Benutzer verknüpft.',
+  'account.provider': 'Identitätsanbieter',
+  'account.linkedTo': 'Sie können sich mit {label} anmelden.',
+  'account.notLinked': 'Verknüpfen Sie dieses Konto mit {label}, um sich dort anzumelden.',
+  'account.link': 'Verknüpfen',
+  'account.unlink': 'Verknüpfung lösen',
+  'account.linkedNow': 'Dieses Konto ist jetzt mit {label} verknüpft.',
+  'account.unlinked': 'Dieses Konto ist nicht mehr mit {label} verknüpft.',
+  'users.oidc': 'OIDC',
+  'users.oidcTitle': 'Meldet sich über den Identitätsanbieter an',
 };
 
 export default { lang: 'de', name: 'Deutsch', messages };

@@ -233,6 +233,25 @@ const messages = {
   'account.deviceFacts': '{address} · signed in {created} · last used {used}',
   'account.signOutDevice': 'Sign out',
   'account.deviceSignedOut': 'The device has been signed out.',
+  'login.withProvider': 'Sign in with {label}',
+  'login.or': 'or with a password',
+  'oidc.error.not_linked':
+    'Your account at the identity provider is not linked to an account here. Sign in with your password and link it under “My account”, or ask an administrator.',
+  'oidc.error.not_allowed': 'Your account at the identity provider may not use this server.',
+  'oidc.error.invalid_state':
+    'The sign-in took too long or was started in another browser. Please try again.',
+  'oidc.error.provider_error': 'The identity provider did not sign you in. Please try again.',
+  'oidc.error.already_linked':
+    'That account at the identity provider is already linked to another user.',
+  'account.provider': 'Identity provider',
+  'account.linkedTo': 'You can sign in with {label}.',
+  'account.notLinked': 'Link this account to {label} to sign in there.',
+  'account.link': 'Link',
+  'account.unlink': 'Unlink',
+  'account.linkedNow': 'This account is now linked to {label}.',
+  'account.unlinked': 'This account is no longer linked to {label}.',
+  'users.oidc': 'OIDC',
+  'users.oidcTitle': 'Signs in through the identity provider',
 };
 
 export type Messages = { readonly [K in keyof typeof messages]: string };

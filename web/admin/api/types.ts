@@ -24,3 +24,4 @@ export type BackupEntry = Schemas['BackupEntry'];
 export type AdminItem = Schemas['AdminItem'];
 export type BackupInfo = GetResult<'/api/admin/backups/info'>;
 export type SignedInSession = Schemas['Session'];
+export type OidcInfo = GetResult<'/api/auth/oidc'>;

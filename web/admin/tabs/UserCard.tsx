@@ -53,6 +53,11 @@ export function UserRow(props: {
       <div class="row-head">
         <strong class="name">{name}</strong>
         {user.isAdmin && <span class="badge">{t('users.admin')}</span>}
+        {user.oidcLinked && (
+          <span class="badge muted oidc" title={t('users.oidcTitle')}>
+            {t('users.oidc')}
+          </span>
+        )}
         {props.isSelf && <span class="badge muted">{t('users.you')}</span>}
         <span class="muted inventory">
           {current ? label(current) : t('inventory.none')}

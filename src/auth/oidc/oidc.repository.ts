@@ -1,0 +1,61 @@
+import type { Executor } from '../../db/executor.js';
+import type { OidcCodesTable, OidcLinksTable, OidcRequestsTable } from '../../db/types.js';
+
+export type OidcRequestRow = OidcRequestsTable;
+
+export function findLinkBySubject(
+  db: Executor,
+  issuer: string,
+  subject: string,
+): Promise<OidcLinksTable | undefined> {
+  return db
+    .selectFrom('oidc_links')
+    .selectAll()
+    .where('issuer', '=', issuer)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+}
+
+export function findLinkOfUser(db: Executor, userId: string) {
+  return db.selectFrom('oidc_links').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function insertLink(db: Executor, row: OidcLinksTable): Promise<void> {
+  await db.insertInto('oidc_links').values(row).execute();
+}
+
+export async function deleteLink(db: Executor, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('oidc_links').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertRequest(db: Executor, row: OidcRequestRow): Promise<void> {
+  await db.insertInto('oidc_requests').values(row).execute();
+}
+
+/** Takes an authorization request out: a state works once, whoever presents it first. */
+export function takeRequest(db: Executor, stateHash: string): Promise<OidcRequestRow | undefined> {
+  return db
+    .deleteFrom('oidc_requests')
+    .where('state_hash', '=', stateHash)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function insertCode(db: Executor, row: OidcCodesTable): Promise<void> {
+  await db.insertInto('oidc_codes').values(row).execute();
+}
+
+/** Takes a code out: it works once, whoever presents it first. */
+export function takeCode(db: Executor, codeHash: string): Promise<OidcCodesTable | undefined> {
+  return db
+    .deleteFrom('oidc_codes')
+    .where('code_hash', '=', codeHash)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteExpired(db: Executor, now: number): Promise<void> {
+  await db.deleteFrom('oidc_requests').where('expires_at', '<', now).execute();
+  await db.deleteFrom('oidc_codes').where('expires_at', '<', now).execute();
+}

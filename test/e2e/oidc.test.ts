@@ -1,0 +1,179 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  buildTestApp,
+  destroyTestEnvironment,
+  testEnvironment,
+  type TestApp,
+} from '../helpers/app.js';
+import { oidcEnv } from '../helpers/oidc-fixture.js';
+import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.js';
+import { ensureWebBuild } from '../helpers/web-build.js';
+import { openTab, signIn, userCard } from './admin-page.js';
+import {
+  describeInBrowser,
+  expectCount,
+  launchBrowser,
+  screenshot,
+  type Browser,
+} from './browser.js';
+
+/** A Larder listening on a random port that signs in through `provider`. */
+async function startLarder(provider: TestProvider, extra: Record<string, string> = {}) {
+  const env = testEnvironment('sqlite', oidcEnv(provider, extra));
+  delete env.LARDER_PUBLIC_URL; // the address Chromium uses
+  const t = await buildTestApp('sqlite', { env });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, base };
+}
+
+/** The provider's dev login form (any password), then its consent page. */
+async function signInAtProvider(page: Page, accountId: string): Promise<void> {
+  await page.getByPlaceholder('Enter any login').fill(accountId);
+  await page.getByPlaceholder('and password').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** A provider, a Larder signing in through it, and Chromium, for a describe block. */
+function useOidcBrowserTest(extra: Record<string, string>) {
+  const ctx = {} as {
+    provider: TestProvider;
+    larder: { t: TestApp; base: string };
+    browser: Browser;
+  };
+  beforeAll(async () => {
+    ensureWebBuild();
+    let callback = '';
+    ctx.provider = await startTestProvider({ redirectUris: () => [callback] });
+    ctx.larder = await startLarder(ctx.provider, extra);
+    callback = `${ctx.larder.base}/api/auth/oidc/callback`;
+    ctx.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.larder?.t.close();
+    if (ctx.larder) await destroyTestEnvironment(ctx.larder.t.env);
+    await ctx.provider?.close();
+  });
+  return ctx;
+}
+
+const fits = (page: Page) =>
+  page.evaluate<boolean>('document.documentElement.scrollWidth <= innerWidth');
+
+describeInBrowser('admin interface: sign-in through the identity provider', () => {
+  const ctx = useOidcBrowserTest({ LARDER_OIDC_ADMIN_GROUP: 'larder-admins' });
+
+  it('links the account under My account, then signs in with the provider button', async () => {
+    ctx.provider.accounts.set('admin-at-idp', {
+      preferred_username: 'boss',
+      groups: ['larder-admins'],
+    });
+    const page = await ctx.browser.newPage();
+    let exchanges = 0;
+    page.on('request', (r) => void (r.url().endsWith('/api/auth/oidc/exchange') && exchanges++));
+    await signIn(page, ctx.larder.base);
+    await openTab(page, 'My account');
+    const section = page.getByRole('region', { name: 'Identity provider' });
+    await section.getByText('Link this account to Household ID to sign in there.').waitFor();
+    await section.getByRole('button', { name: 'Link' }).click();
+    await signInAtProvider(page, 'admin-at-idp');
+    await page.getByText('This account is now linked to Household ID.').waitFor();
+    await section.getByRole('button', { name: 'Unlink' }).waitFor();
+    expect(new URL(page.url()).search).toBe(''); // the result is taken out of the address
+
+    await openTab(page, 'Users');
+    await userCard(page, 'admin').locator('.badge.oidc', { hasText: 'OIDC' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in with Household ID' }).click();
+    // still signed in at the provider: it sends the browser straight back
+    await page.getByText('Signed in as admin').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    const stored = await page.evaluate<string>("sessionStorage.getItem('larder.admin.session')");
+    const me = await ctx.larder.t.app.inject({
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${JSON.parse(stored).accessToken}` },
+    });
+    expect(me.json()).toMatchObject({ username: 'admin', oidcLinked: true });
+    // signing out shows the sign-in page as before: the spent code is not tried again (an
+    // exchange would start when the page mounts, before the provider button can show)
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await page.getByRole('link', { name: 'Sign in with Household ID' }).waitFor();
+    expect(exchanges).toBe(1);
+    await expectCount(page.getByRole('alert'), 0);
+    expect(ctx.browser.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('explains a refusal: an unknown provider account is not linked', async () => {
+    await ctx.browser.context.clearCookies(); // signed out at the provider too
+    ctx.provider.accounts.set('stranger', { preferred_username: 'admin' });
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.larder.base}/admin/`);
+    await page.getByRole('link', { name: 'Sign in with Household ID' }).click();
+    await signInAtProvider(page, 'stranger');
+    await page
+      .getByRole('alert')
+      .getByText(/is not linked to an account here/)
+      .waitFor();
+    await expectCount(page.getByText('Signed in as'), 0);
+    await page.close();
+  });
+
+  it('shows the provider button beside the password form at 1280 and 375 px', async () => {
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.larder.base}/admin/`);
+    await page.getByRole('link', { name: 'Sign in with Household ID' }).waitFor();
+    await page.getByText('or with a password').waitFor();
+    await page.getByLabel('Username').waitFor();
+    expect(await fits(page)).toBe(true);
+    await screenshot(page, 'admin-login-oidc-desktop');
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await fits(page)).toBe(true);
+    await screenshot(page, 'admin-login-oidc-phone');
+    await page.close();
+  });
+
+  it('in German: „Mit Household ID anmelden“ and „Verknüpfen“', async () => {
+    const german = await launchBrowser({ locale: 'de-DE' });
+    try {
+      const page = await german.newPage(375);
+      await page.goto(`${ctx.larder.base}/admin/`);
+      await page.getByRole('link', { name: 'Mit Household ID anmelden' }).waitFor();
+      await page.getByText('oder mit Passwort').waitFor();
+      await page.getByLabel('Benutzername').fill('admin');
+      await page.getByLabel('Passwort').fill(ADMIN_PASSWORD);
+      await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+      await page.getByRole('tab', { name: 'Mein Konto' }).click();
+      await page
+        .getByRole('region', { name: 'Identitätsanbieter' })
+        .getByRole('button', { name: 'Verknüpfung lösen' })
+        .waitFor();
+      expect(await fits(page)).toBe(true);
+      await screenshot(page, 'admin-account-oidc-de-phone');
+    } finally {
+      await german.close();
+    }
+  });
+});
+
+describeInBrowser('admin interface: password sign-in turned off', () => {
+  const ctx = useOidcBrowserTest({ LARDER_PASSWORD_SIGN_IN: 'off' });
+
+  it('shows only the provider button, at 1280 and 375 px', async () => {
+    for (const width of [1280, 375]) {
+      const page = await ctx.browser.newPage(width);
+      await page.goto(`${ctx.larder.base}/admin/`);
+      await page.getByRole('link', { name: 'Sign in with Household ID' }).waitFor();
+      await expectCount(page.getByLabel('Password'), 0);
+      await expectCount(page.getByText('or with a password'), 0);
+      expect(await fits(page)).toBe(true);
+      await screenshot(page, `admin-login-oidc-only-${width}`);
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api/client.ts';
+import type { User } from '../api/types.ts';
+import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
+import { useFeedback } from '../feedback.ts';
+import { useAction, useLoad } from '../hooks.ts';
+import { t } from '../i18n.ts';
+import { oidcErrorMessage, useOidcInfo } from '../oidc/oidc.ts';
+import { takeOidcRedirect } from '../oidc/redirect.ts';
+
+/**
+ * Link / Unlink this account with the identity provider (hidden when none is set up). Linking
+ * opens the provider; its callback brings the browser back to /admin/?oidc_linked=1.
+ */
+export function ProviderLink() {
+  const { info } = useOidcInfo();
+  const feedback = useFeedback();
+  const me = useLoad(() => api<User>('GET', '/api/auth/me'), [feedback.revision]);
+  const action = useAction();
+  const [redirect] = useState(() => takeOidcRedirect(['linked', 'error']));
+  const justLinked = redirect?.kind === 'linked';
+  const refused = redirect?.kind === 'error' ? oidcErrorMessage(redirect.code) : null;
+  if (!info?.enabled || info.label === null) return null;
+  const label = info.label;
+
+  const link = () =>
+    void action.run(async () => {
+      const { url } = await api<{ url: string }>('POST', '/api/auth/oidc/link', {});
+      location.assign(url);
+    });
+  const unlink = async () => {
+    if (await action.run(() => api('DELETE', '/api/auth/oidc/link'))) {
+      feedback.changed(t('account.unlinked', { label }));
+    }
+  };
+  const linked = me.data?.oidcLinked === true;
+
+  return (
+    <section class="card provider-link" aria-labelledby="provider-title">
+      <h3 id="provider-title">{t('account.provider')}</h3>
+      {justLinked && linked && (
+        <p class="success" role="status">
+          {t('account.linkedNow', { label })}
+        </p>
+      )}
+      <ErrorMessage message={me.error ?? action.error ?? refused} />
+      {me.loading && !me.data && <Loading />}
+      {me.data && (
+        <div class="row">
+          <p>{linked ? t('account.linkedTo', { label }) : t('account.notLinked', { label })}</p>
+          <BusyButton
+            busy={action.busy}
+            label={linked ? t('account.unlink') : t('account.link')}
+            onClick={() => void (linked ? unlink() : link())}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
