@@ -7,6 +7,7 @@ import * as resources from './migrations/20261123_0300_resources.js';
 import * as sessions from './migrations/20261125_0400_sessions.js';
 import * as expiry from './migrations/20261125_0500_expiry.js';
 import * as offlineOps from './migrations/20261126_0600_offline_ops.js';
+import * as push from './migrations/20261126_0900_push.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261125_0400_sessions': sessions,
   '20261125_0500_expiry': expiry,
   '20261126_0600_offline_ops': offlineOps,
+  '20261126_0900_push': push,
 };
 
 /**

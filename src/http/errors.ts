@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'unsupported_format'
   | 'analysis_failed'
   | 'rate_limited'
+  | 'push_endpoint_invalid'
   | 'unavailable'
   | 'internal';
 
