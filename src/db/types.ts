@@ -252,6 +252,8 @@ export interface PushDeliveriesTable {
   small_payload: string | null;
   urgency: 'very-low' | 'low' | 'normal' | 'high';
   topic: string | null;
+  /** the state's order within its topic (an inventory's revision) */
+  topic_seq: number | null;
   ttl_seconds: number;
   attempts: number;
   next_attempt_at: number;

@@ -33,6 +33,11 @@ const BATCH = 100;
 const KEEP_FINISHED_MS = 24 * 3600_000;
 /** RFC 8292 `sub`: a contact for the push service; Larder has none to give, so a reserved one */
 const VAPID_SUBJECT = 'mailto:push@larder.invalid';
+/**
+ * web-push signs a VAPID JWT valid 12 h; one per distributor origin is reused this long (signing
+ * is a third of a push's CPU). Real time, as the JWT's `exp`.
+ */
+const VAPID_REUSE_MS = 3600_000;
 
 export interface VapidKeys {
   publicKey: string;
@@ -75,12 +80,36 @@ export function createPushOutbox(deps: {
   /** the last attempt started per subscription: the next one waits for it */
   const chains = new Map<string, Promise<void>>();
 
+  const authorizations = new Map<string, { value: string; until: number }>();
+  let backlogged = false;
+
+  /** `vapid t=<JWT>, k=<public key>` for the endpoint's origin (the JWT's audience). */
+  async function authorization(endpoint: string): Promise<string> {
+    const audience = new URL(endpoint).origin;
+    const now = Date.now();
+    const cached = authorizations.get(audience);
+    if (cached && cached.until > now) return cached.value;
+    const keys = await deps.vapid();
+    const { Authorization: value } = webpush.getVapidHeaders(
+      audience,
+      VAPID_SUBJECT,
+      keys.publicKey,
+      keys.privateKey,
+      'aes128gcm',
+    ) as { Authorization: string };
+    for (const [origin, entry] of authorizations) {
+      if (entry.until <= now) authorizations.delete(origin);
+    }
+    authorizations.set(audience, { value, until: now + VAPID_REUSE_MS });
+    return value;
+  }
+
   async function post(
     subscription: PushSubscriptionsTable,
     row: PushDeliveriesTable,
     payload: string,
   ): Promise<OutboundResponse> {
-    const keys = await deps.vapid();
+    const vapid = await authorization(subscription.endpoint);
     const details = webpush.generateRequestDetails(
       {
         endpoint: subscription.endpoint,
@@ -88,7 +117,7 @@ export function createPushOutbox(deps: {
       },
       payload,
       {
-        vapidDetails: { subject: VAPID_SUBJECT, ...keys },
+        headers: { Authorization: vapid },
         TTL: row.ttl_seconds,
         urgency: row.urgency,
         ...(row.topic ? { topic: row.topic } : {}),
@@ -134,6 +163,12 @@ export function createPushOutbox(deps: {
     return { kind: 'retry', reason: `HTTP ${status}` };
   }
 
+  /** A newer state of its Topic was queued (events heard out of order, or by two instances). */
+  const superseded = (row: PushDeliveriesTable) =>
+    row.topic !== null && row.topic_seq !== null
+      ? repo.hasNewerInTopic(db, row.subscription_id, row.topic, Number(row.topic_seq))
+      : Promise.resolve(false);
+
   async function attempt(row: PushDeliveriesTable): Promise<void> {
     const now = clock();
     const waitMs = limiter.take(row.subscription_id);
@@ -146,6 +181,15 @@ export function createPushOutbox(deps: {
       return;
     const subscription = await repo.findSubscription(db, row.subscription_id);
     if (!subscription) return; // removed meanwhile; its deliveries went with it
+    if (await superseded(row)) {
+      await repo.recordAttempt(db, row.id, {
+        attempts: Number(row.attempts),
+        next_attempt_at: now,
+        delivered_at: now,
+        last_error: 'superseded',
+      });
+      return;
+    }
     const attempts = Number(row.attempts) + 1;
     const outcome = await send(subscription, row);
     const done = clock();
@@ -194,7 +238,10 @@ export function createPushOutbox(deps: {
   function start(rows: PushDeliveriesTable[]): Promise<void>[] {
     const started: Promise<void>[] = [];
     for (const row of rows) {
-      if (inFlight.size >= MAX_IN_FLIGHT) break;
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        backlogged = true; // taken again as soon as half the attempts are done
+        break;
+      }
       if (inFlight.has(row.id)) continue;
       const key = row.subscription_id;
       const run = (chains.get(key) ?? Promise.resolve())
@@ -203,12 +250,23 @@ export function createPushOutbox(deps: {
         .finally(() => {
           inFlight.delete(row.id);
           if (chains.get(key) === run) chains.delete(key);
+          if (backlogged && inFlight.size <= MAX_IN_FLIGHT / 2) {
+            backlogged = false;
+            void deliverDue().catch((err) => log.error({ err }, 'push delivery pass failed'));
+          }
         });
       chains.set(key, run);
       inFlight.set(row.id, run);
       started.push(run);
     }
     return started;
+  }
+
+  /** One pass of the delivery job: due deliveries (retries, and those the cap held back). */
+  async function deliverDue(): Promise<number> {
+    const due = await repo.dueDeliveries(db, clock(), MAX_ATTEMPTS, BATCH);
+    await Promise.all(start(due));
+    return due.length;
   }
 
   return {
@@ -228,6 +286,7 @@ export function createPushOutbox(deps: {
         small_payload: small,
         urgency: notice.urgency,
         topic: notice.topic,
+        topic_seq: notice.topicSeq,
         ttl_seconds: notice.ttlSeconds,
         attempts: 0,
         next_attempt_at: now,
@@ -236,19 +295,14 @@ export function createPushOutbox(deps: {
         created_at: now,
       }));
       // a newer state of the same Topic makes older pending ones pointless (inventory tickles)
-      if (notice.topic !== null) {
-        await repo.supersede(db, subscriptionIds, notice.topic, notice.key, now);
+      if (notice.topic !== null && notice.topicSeq !== null) {
+        await repo.supersede(db, subscriptionIds, notice.topic, notice.topicSeq, now);
       }
       const inserted = new Set(await repo.insertDeliveries(db, rows));
       void Promise.all(start(rows.filter((row) => inserted.has(row.id))));
     },
 
-    /** One pass of the delivery job: due deliveries (retries, and those the cap held back). */
-    async deliverDue(): Promise<number> {
-      const due = await repo.dueDeliveries(db, clock(), MAX_ATTEMPTS, BATCH);
-      await Promise.all(start(due));
-      return due.length;
-    },
+    deliverDue,
 
     /** Hourly: finished deliveries older than a day. */
     prune: () => repo.deleteFinishedDeliveries(db, clock() - KEEP_FINISHED_MS, MAX_ATTEMPTS),

@@ -22,6 +22,8 @@ export interface PushNotice {
   urgency: Urgency;
   /** RFC 8030 Topic (≤ 32 base64url characters): the distributor keeps only the latest */
   topic: string | null;
+  /** the order of states within the Topic (an inventory's revision); null without a Topic */
+  topicSeq: number | null;
   ttlSeconds: number;
 }
 

@@ -27,6 +27,7 @@ export const messageNotice = (message: MessageDto): PushNotice => ({
   small: { type: 'new_message', messageId: message.id, senderUsername: message.senderUsername },
   urgency: 'high',
   topic: null,
+  topicSeq: null,
   ttlSeconds: MESSAGE_TTL_SECONDS,
 });
 
@@ -37,6 +38,7 @@ export const inventoryNotice = (inventoryId: string, revision: number): PushNoti
   small: { type: 'inventoryUpdated', inventoryId, revision },
   urgency: 'low',
   topic: topicOf(inventoryId),
+  topicSeq: revision,
   ttlSeconds: INVENTORY_TTL_SECONDS,
 });
 
@@ -53,6 +55,7 @@ export const digestNotice = (digest: ExpiryDigest): PushNotice => ({
   },
   urgency: 'normal',
   topic: null,
+  topicSeq: null,
   ttlSeconds: DIGEST_TTL_SECONDS,
 });
 

@@ -123,12 +123,12 @@ export async function deleteFinishedDeliveries(db: Executor, before: number, max
     .execute();
 }
 
-/** Marks the pending deliveries of `topic` other than `eventKey` as done: a newer one replaces them. */
+/** Marks the pending deliveries of the topic older than `seq` as done: a newer state replaces them. */
 export async function supersede(
   db: Executor,
   subscriptionIds: readonly string[],
   topic: string,
-  eventKey: string,
+  seq: number,
   now: number,
 ) {
   await db
@@ -136,7 +136,25 @@ export async function supersede(
     .set({ delivered_at: now, last_error: 'superseded' })
     .where('subscription_id', 'in', subscriptionIds)
     .where('topic', '=', topic)
+    .where('topic_seq', '<', seq)
     .where('delivered_at', 'is', null)
-    .where('event_key', '<>', eventKey)
     .execute();
+}
+
+/** Whether a newer state of the topic was queued for the subscription (sent or not). */
+export async function hasNewerInTopic(
+  db: Executor,
+  subscriptionId: string,
+  topic: string,
+  seq: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('push_deliveries')
+    .select('id')
+    .where('subscription_id', '=', subscriptionId)
+    .where('topic', '=', topic)
+    .where('topic_seq', '>', seq)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

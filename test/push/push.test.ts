@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/push/push.payload.js';
+import { inventoryNotice } from '../../src/push/push.realtime.js';
 import { DIALECTS } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { openSocket, waitFor } from '../helpers/ws.js';
@@ -106,7 +107,11 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
     expect(push!.payload).toEqual({ type: 'new_message', message });
     expect(push!.headers).toMatchObject({ urgency: 'high', ttl: '86400' });
     expect(push!.headers.topic).toBeUndefined();
-    expect(await rowFor(`message:${message.id}`, sub.body.id)).toMatchObject({ attempts: 1 });
+    await t.app.larder.push.idle();
+    expect(await rowFor(`message:${message.id}`, sub.body.id)).toMatchObject({
+      attempts: 1,
+      delivered_at: expect.any(Number),
+    });
 
     const socket = await openSocket(t.app, ben.token);
     await socket.next('hello');
@@ -145,6 +150,20 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
         topic: anna.inventoryId!.replace(/-/g, ''),
       });
     }
+  });
+
+  it('an older state of a Topic heard after a newer one is not sent', async () => {
+    const phone = up.phone();
+    const sub = await subscribe(t.app, dora, phone, ['inventoryUpdated']);
+    const { push } = t.app.larder;
+    await push.notify([dora.userId], inventoryNotice(dora.inventoryId!, 1000));
+    await push.notify([dora.userId], inventoryNotice(dora.inventoryId!, 999));
+    await push.idle();
+    expect(up.to(phone).map((p) => p.payload.revision)).toEqual([1000]);
+    const older = await rowFor(`inventory:${dora.inventoryId}:999`, sub.body.id);
+    expect(older).toMatchObject({ last_error: 'superseded', delivered_at: expect.any(Number) });
+    const path = `/api/push/subscriptions/${sub.body.id}`;
+    expect((await call(t.app, dora, 'DELETE', path)).status).toBe(204);
   });
 
   it('the expiry digest is pushed to members without a socket', async () => {

@@ -52,6 +52,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('small_payload', 'text')
     .addColumn('urgency', 'text', (c) => c.notNull())
     .addColumn('topic', 'text')
+    // the order of states within a Topic (an inventory's revision): an older one is not sent
+    .addColumn('topic_seq', 'bigint')
     .addColumn('ttl_seconds', 'integer', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull())
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
