@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { isPostgres } from '../db/executor.js';
+import { createGroupCommit } from '../db/group-commit.js';
 import webpush from 'web-push';
 import type { DB, PushDeliveriesTable, PushSubscriptionsTable } from '../db/types.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -24,8 +26,9 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
  */
 export const PUSHES_PER_SECOND = 1;
 export const PUSH_BURST = 20;
-/** Attempts in flight on this instance; more wait for the next pass of the job. */
+/** Attempts in flight on this instance; more wait their turn (in memory, or in the table). */
 const MAX_IN_FLIGHT = 64;
+const MAX_WAITING = 10_000;
 /** the attempt's lease: another instance does not send it meanwhile (outbound deadline × 3) */
 const LEASE_MS = 30_000;
 const BATCH = 100;
@@ -75,6 +78,14 @@ export function createPushOutbox(deps: {
   vapid: () => Promise<VapidKeys>;
 }) {
   const { db, clock, log, outbound, metrics } = deps;
+  /**
+   * The outbox's writes (queue, claim, record). On SQLite those of one loop turn share a COMMIT
+   * (src/db/group-commit.ts): each commit waits for the disk (synchronous=FULL), and a push
+   * costs two or three writes.
+   */
+  const write: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
+    ? (work) => db.transaction().execute(work)
+    : createGroupCommit(db);
   const limiter = createRateLimiter({ perSecond: PUSHES_PER_SECOND, burst: PUSH_BURST });
   const inFlight = new Map<string, Promise<void>>();
   /** the last attempt started per subscription: the next one waits for it */
@@ -169,25 +180,35 @@ export function createPushOutbox(deps: {
       ? repo.hasNewerInTopic(db, row.subscription_id, row.topic, Number(row.topic_seq))
       : Promise.resolve(false);
 
-  async function attempt(row: PushDeliveriesTable): Promise<void> {
+  /**
+   * `leased`: the row was inserted by this instance with its lease already taken; until the lease
+   * runs out no other instance can claim it, so no claim is written.
+   */
+  async function attempt(row: PushDeliveriesTable, leased: boolean): Promise<void> {
     const now = clock();
     const waitMs = limiter.take(row.subscription_id);
     if (waitMs > 0) {
       // over the subscription's rate: later, without spending an attempt
-      await repo.claimDelivery(db, row.id, Number(row.next_attempt_at), now + waitMs);
+      await write((trx) =>
+        repo.claimDelivery(trx, row.id, Number(row.next_attempt_at), now + waitMs),
+      );
       return;
     }
-    if (!(await repo.claimDelivery(db, row.id, Number(row.next_attempt_at), now + LEASE_MS)))
+    const seen = Number(row.next_attempt_at);
+    const held = leased && now < seen;
+    if (!held && !(await write((trx) => repo.claimDelivery(trx, row.id, seen, now + LEASE_MS))))
       return;
     const subscription = await repo.findSubscription(db, row.subscription_id);
     if (!subscription) return; // removed meanwhile; its deliveries went with it
     if (await superseded(row)) {
-      await repo.recordAttempt(db, row.id, {
-        attempts: Number(row.attempts),
-        next_attempt_at: now,
-        delivered_at: now,
-        last_error: 'superseded',
-      });
+      await write((trx) =>
+        repo.recordAttempt(trx, row.id, {
+          attempts: Number(row.attempts),
+          next_attempt_at: now,
+          delivered_at: now,
+          last_error: 'superseded',
+        }),
+      );
       return;
     }
     const attempts = Number(row.attempts) + 1;
@@ -196,12 +217,14 @@ export function createPushOutbox(deps: {
     const event = (JSON.parse(row.payload) as { type?: string }).type ?? 'unknown';
     if (outcome.kind === 'delivered') {
       metrics.sent(event);
-      await repo.recordAttempt(db, row.id, {
-        attempts,
-        next_attempt_at: done,
-        delivered_at: done,
-        last_error: null,
-      });
+      await write((trx) =>
+        repo.recordAttempt(trx, row.id, {
+          attempts,
+          next_attempt_at: done,
+          delivered_at: done,
+          last_error: null,
+        }),
+      );
       return;
     }
     if (outcome.kind === 'gone') {
@@ -211,7 +234,7 @@ export function createPushOutbox(deps: {
         { subscriptionId: subscription.id, status: outcome.status },
         'push subscription gone',
       );
-      await repo.deleteSubscription(db, subscription.id);
+      await write((trx) => repo.deleteSubscription(trx, subscription.id));
       return;
     }
     metrics.failed(outcome.reason.startsWith('HTTP ') ? outcome.reason.slice(5, 8) : 'network');
@@ -223,41 +246,55 @@ export function createPushOutbox(deps: {
       { subscriptionId: subscription.id, attempts, error: outcome.reason, givenUp },
       'push delivery failed',
     );
-    await repo.recordAttempt(db, row.id, {
-      attempts: givenUp ? MAX_ATTEMPTS : attempts,
-      next_attempt_at: next,
-      delivered_at: null,
-      last_error: outcome.reason.slice(0, 500),
-    });
+    await write((trx) =>
+      repo.recordAttempt(trx, row.id, {
+        attempts: givenUp ? MAX_ATTEMPTS : attempts,
+        next_attempt_at: next,
+        delivered_at: null,
+        last_error: outcome.reason.slice(0, 500),
+      }),
+    );
+  }
+
+  /** Leased rows the in-flight cap held back: started as attempts finish, before the lease ends. */
+  const waiting: PushDeliveriesTable[] = [];
+
+  function launch(row: PushDeliveriesTable, leased: boolean): Promise<void> {
+    const key = row.subscription_id;
+    const run = (chains.get(key) ?? Promise.resolve())
+      .then(() => attempt(row, leased))
+      .catch((err) => log.error({ err, deliveryId: row.id }, 'push attempt failed'))
+      .finally(() => {
+        inFlight.delete(row.id);
+        if (chains.get(key) === run) chains.delete(key);
+        const next = waiting.shift();
+        if (next) {
+          void launch(next, true);
+        } else if (backlogged && inFlight.size <= MAX_IN_FLIGHT / 2) {
+          backlogged = false;
+          void deliverDue().catch((err) => log.error({ err }, 'push delivery pass failed'));
+        }
+      });
+    chains.set(key, run);
+    inFlight.set(row.id, run);
+    return run;
   }
 
   /**
    * One attempt of each row, at most MAX_IN_FLIGHT at a time on this instance; a subscription's
-   * attempts one after the other, oldest first (a newer tickle of a Topic arrives last).
+   * attempts one after the other, oldest first (a newer tickle of a Topic arrives last). Over
+   * the cap, leased rows wait here (up to MAX_WAITING) and the others for the next pass.
    */
-  function start(rows: PushDeliveriesTable[]): Promise<void>[] {
+  function start(rows: PushDeliveriesTable[], leased = false): Promise<void>[] {
     const started: Promise<void>[] = [];
     for (const row of rows) {
-      if (inFlight.size >= MAX_IN_FLIGHT) {
-        backlogged = true; // taken again as soon as half the attempts are done
-        break;
-      }
       if (inFlight.has(row.id)) continue;
-      const key = row.subscription_id;
-      const run = (chains.get(key) ?? Promise.resolve())
-        .then(() => attempt(row))
-        .catch((err) => log.error({ err, deliveryId: row.id }, 'push attempt failed'))
-        .finally(() => {
-          inFlight.delete(row.id);
-          if (chains.get(key) === run) chains.delete(key);
-          if (backlogged && inFlight.size <= MAX_IN_FLIGHT / 2) {
-            backlogged = false;
-            void deliverDue().catch((err) => log.error({ err }, 'push delivery pass failed'));
-          }
-        });
-      chains.set(key, run);
-      inFlight.set(row.id, run);
-      started.push(run);
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        if (leased && waiting.length < MAX_WAITING) waiting.push(row);
+        else backlogged = true;
+        continue;
+      }
+      started.push(launch(row, leased));
     }
     return started;
   }
@@ -289,17 +326,24 @@ export function createPushOutbox(deps: {
         topic_seq: notice.topicSeq,
         ttl_seconds: notice.ttlSeconds,
         attempts: 0,
-        next_attempt_at: now,
+        // the first attempt's lease, held by the instance whose insert went in
+        next_attempt_at: now + LEASE_MS,
         delivered_at: null,
         last_error: null,
         created_at: now,
       }));
       // a newer state of the same Topic makes older pending ones pointless (inventory tickles)
       if (notice.topic !== null && notice.topicSeq !== null) {
-        await repo.supersede(db, subscriptionIds, notice.topic, notice.topicSeq, now);
+        const { topic, topicSeq } = notice;
+        await write((trx) => repo.supersede(trx, subscriptionIds, topic, topicSeq, now));
       }
-      const inserted = new Set(await repo.insertDeliveries(db, rows));
-      void Promise.all(start(rows.filter((row) => inserted.has(row.id))));
+      const inserted = new Set(await write((trx) => repo.insertDeliveries(trx, rows)));
+      void Promise.all(
+        start(
+          rows.filter((row) => inserted.has(row.id)),
+          true,
+        ),
+      );
     },
 
     deliverDue,
