@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUSH_BURST } from '../../src/push/push.delivery.js';
 import { MAX_BODY_BYTES } from '../../src/push/push.payload.js';
 import { inventoryNotice } from '../../src/push/push.realtime.js';
 import { DIALECTS } from '../helpers/app.js';
@@ -269,7 +270,7 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
     expect(byId(fits.id).bodyBytes).toBeGreaterThan(3400);
   });
 
-  it('a subscription ends with its session: logout, and user deletion', async () => {
+  it('a subscription ends with its session: logout, a password reset, user deletion', async () => {
     const erin = await t.createUser('erin');
     const phone = up.phone();
     expect((await subscribe(t.app, erin, phone)).status).toBe(201);
@@ -279,11 +280,19 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
       payload: { refreshToken: erin.refreshToken },
     });
     expect(logout.statusCode).toBe(204);
-    const count = async () =>
+    const count = async (userId: string) =>
       (
         await t.app.larder.database.db.selectFrom('push_subscriptions').selectAll().execute()
-      ).filter((r) => r.user_id === erin.userId).length;
-    expect(await count()).toBe(0);
+      ).filter((r) => r.user_id === userId).length;
+    expect(await count(erin.userId)).toBe(0);
+
+    const gina = await t.createUser('gina');
+    expect((await subscribe(t.app, gina, up.phone())).status).toBe(201);
+    const reset = await call(t.app, t.admin, 'PUT', `/api/admin/users/${gina.userId}`, {
+      password: 'a-new-password-1',
+    });
+    expect(reset.status).toBe(200);
+    expect(await count(gina.userId)).toBe(0);
 
     const fred = await t.createUser('fred');
     expect((await subscribe(t.app, fred, up.phone())).status).toBe(201);
@@ -294,6 +303,27 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
       .selectAll()
       .execute();
     expect(left.filter((r) => r.user_id === fred.userId)).toEqual([]);
+  });
+
+  it('a chatty sender cannot flood a distributor: past the burst, pushes to a subscription wait', async () => {
+    const hugo = await t.createUser('hugo');
+    const phone = up.phone();
+    const sub = await subscribe(t.app, hugo, phone, ['new_message']);
+    const count = PUSH_BURST + 5;
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await sendMessage(t.app, cleo, hugo, `ping ${i}`);
+    await t.app.larder.push.idle();
+    const seconds = (performance.now() - started) / 1000;
+    const rows = (await deliveries(t.app)).filter((r) => r.subscription_id === sub.body.id);
+    const waiting = rows.filter((r) => r.delivered_at === null);
+    expect(rows).toHaveLength(count);
+    expect(up.to(phone).length + waiting.length).toBe(count);
+    expect(up.to(phone).length).toBeLessThanOrEqual(PUSH_BURST + Math.ceil(seconds));
+    for (const row of waiting) {
+      // deferred without spending an attempt, due again when the bucket has a token
+      expect(row).toMatchObject({ attempts: 0, last_error: null });
+      expect(Number(row.next_attempt_at)).toBeGreaterThan(clock.now());
+    }
   });
 
   it('pushes are counted in the metrics', async () => {
