@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_BURST } from '../../src/push/push.delivery.js';
+import { MAX_ATTEMPTS, PUSH_BURST, backoffMs } from '../../src/push/push.delivery.js';
 import { MAX_BODY_BYTES } from '../../src/push/push.payload.js';
 import { inventoryNotice } from '../../src/push/push.realtime.js';
 import { DIALECTS } from '../helpers/app.js';
@@ -324,6 +324,60 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
       expect(row).toMatchObject({ attempts: 0, last_error: null });
       expect(Number(row.next_attempt_at)).toBeGreaterThan(clock.now());
     }
+  });
+
+  it('other failures back off, and the push is given up after MAX_ATTEMPTS', async () => {
+    const ivan = await t.createUser('ivan');
+    const phone = up.phone();
+    const sub = await subscribe(t.app, ivan, phone, ['new_message']);
+    for (let i = 0; i < MAX_ATTEMPTS + 1; i++) phone.answers.push({ status: 503 });
+    const message = await sendMessage(t.app, cleo, ivan, 'anyone?');
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      await up.received(phone, attempt);
+      await t.app.larder.push.idle();
+      const row = (await rowFor(`message:${message.id}`, sub.body.id))!;
+      expect(row).toMatchObject({ attempts: attempt, delivered_at: null, last_error: 'HTTP 503' });
+      if (attempt < MAX_ATTEMPTS) {
+        const wait = Number(row.next_attempt_at) - clock.now();
+        expect(wait).toBeGreaterThan(backoffMs(attempt) - 1000);
+        expect(wait).toBeLessThanOrEqual(backoffMs(attempt));
+        clock.advance(backoffMs(attempt));
+        await t.app.larder.push.outbox.deliverDue();
+      }
+    }
+    clock.advance(backoffMs(MAX_ATTEMPTS) * 4);
+    await t.app.larder.push.outbox.deliverDue();
+    await t.app.larder.push.idle();
+    expect(up.to(phone)).toHaveLength(MAX_ATTEMPTS);
+    expect(await t.app.larder.metrics.render()).toMatch(
+      /larder_push_failed_total\{reason="given_up"\} [1-9]/,
+    );
+  });
+
+  it('a subscription gets only the events it asked for', async () => {
+    const phone = up.phone();
+    const sub = await subscribe(t.app, anna, phone, ['expiryDigest']);
+    const message = await sendMessage(t.app, cleo, anna, 'not for that phone');
+    const other = up.phone();
+    await subscribe(t.app, anna, other, ['new_message']);
+    const next = await sendMessage(t.app, cleo, anna, 'for this one');
+    await up.received(other, 1);
+    await t.app.larder.push.idle();
+    expect(up.to(other).map((p) => p.payload.message.id)).toEqual([next.id]);
+    expect(up.to(phone)).toEqual([]);
+    expect(await rowFor(`message:${message.id}`, sub.body.id)).toBeUndefined();
+  });
+
+  it('delivered pushes are removed after a day; pending ones stay', async () => {
+    const before = (await deliveries(t.app)).length;
+    const pending = (await deliveries(t.app)).filter(
+      (r) => r.delivered_at === null && r.attempts < MAX_ATTEMPTS,
+    );
+    expect(before).toBeGreaterThan(pending.length);
+    clock.advance(25 * 3600_000);
+    await t.app.larder.push.outbox.prune();
+    const left = await deliveries(t.app);
+    expect(left.map((r) => r.id).sort()).toEqual(pending.map((r) => r.id).sort());
   });
 
   it('pushes are counted in the metrics', async () => {
