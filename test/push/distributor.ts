@@ -42,6 +42,8 @@ export async function startDistributor(app: FastifyInstance) {
   const phones = new Map<string, Phone>();
   const pushes: Push[] = [];
   const failures: string[] = [];
+  /** the paths of the discovery GETs received */
+  const discoveries: string[] = [];
   const started = performance.now();
   const vapid = (await app.inject({ url: '/api/push/vapid' })).json().publicKey as string;
   const point = Buffer.from(vapid, 'base64url');
@@ -83,6 +85,7 @@ export async function startDistributor(app: FastifyInstance) {
   const server = http.createServer((request, response) => {
     const path = request.url ?? '/';
     if (request.method === 'GET') {
+      discoveries.push(path);
       response.setHeader('content-type', 'application/json');
       response.end(path.startsWith('/other/') ? '{}' : '{"unifiedpush":{"version":1}}');
       return;
@@ -109,6 +112,7 @@ export async function startDistributor(app: FastifyInstance) {
     pushes,
     /** decryption or VAPID failures (each test expects none) */
     failures,
+    discoveries,
     /** A new phone: its endpoint on the stand-in and fresh keys. */
     phone(path = `/up/${++count}`): Phone {
       const ecdh = crypto.createECDH('prime256v1');

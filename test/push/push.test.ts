@@ -387,3 +387,28 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
     expect(up.failures).toEqual([]);
   });
 });
+
+/** The outbound policy without LARDER_OUTBOUND_ALLOW: a distributor on loopback is refused. */
+describe.each(DIALECTS)('push endpoints under the default address policy (%s)', (dialect) => {
+  const t = useTestApp(dialect, { extraEnv: { LARDER_OUTBOUND_ALLOW: undefined } });
+  const jo = t.user('josef');
+  let up: Distributor;
+  beforeAll(async () => {
+    up = await startDistributor(t.app);
+  });
+  afterAll(async () => up.close());
+
+  it.each([
+    ['an address', (base: string) => base],
+    ['a host name resolving to it', (base: string) => base.replace('127.0.0.1', 'localhost')],
+  ])('an endpoint on loopback given as %s is 400, and never called', async (_, host) => {
+    const phone = up.phone();
+    const res = await subscribe(t.app, jo, { ...phone, endpoint: `${host(up.base)}/up/x` });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('push_endpoint_invalid');
+    expect(res.body.message).toMatch(/is a loopback address, refused/);
+    expect(res.body.message).toContain('LARDER_OUTBOUND_ALLOW');
+    expect(up.discoveries).toEqual([]);
+    expect((await call(t.app, jo, 'GET', '/api/push/subscriptions')).body).toEqual([]);
+  });
+});
