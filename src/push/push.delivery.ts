@@ -59,7 +59,7 @@ export function retryAfterMs(value: string | string[] | undefined, now: number):
 type Outcome =
   | { kind: 'delivered' }
   | { kind: 'gone'; status: number }
-  | { kind: 'retry'; reason: string; atMs?: number };
+  | { kind: 'retry'; reason: string; atMs?: number; final?: boolean };
 
 /**
  * The push outbox: queued deliveries (one per subscription and event, whichever instance heard
@@ -171,6 +171,8 @@ export function createPushOutbox(deps: {
     }
     if (status >= 300 && status < 400)
       return { kind: 'retry', reason: `HTTP ${status} (redirects are not followed)` };
+    // the small form was refused too, or there is none: no later attempt will be smaller
+    if (status === 413) return { kind: 'retry', reason: 'HTTP 413', final: true };
     return { kind: 'retry', reason: `HTTP ${status}` };
   }
 
@@ -240,7 +242,7 @@ export function createPushOutbox(deps: {
     metrics.failed(outcome.reason.startsWith('HTTP ') ? outcome.reason.slice(5, 8) : 'network');
     const next = done + (outcome.atMs ?? backoffMs(attempts));
     const expired = next > Number(row.created_at) + row.ttl_seconds * 1000;
-    const givenUp = attempts >= MAX_ATTEMPTS || expired;
+    const givenUp = attempts >= MAX_ATTEMPTS || expired || outcome.final === true;
     if (givenUp) metrics.failed('given_up');
     log.warn(
       { subscriptionId: subscription.id, attempts, error: outcome.reason, givenUp },

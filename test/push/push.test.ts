@@ -252,6 +252,27 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
     expect((await rowFor(`message:${message.id}`, sub.body.id))!.delivered_at).not.toBeNull();
   });
 
+  it('a 413 to the small form too gives the push up', async () => {
+    const phone = up.phone();
+    const sub = await subscribe(t.app, dora, phone, ['new_message']);
+    phone.answers.push({ status: 413 }, { status: 413 });
+    const message = await sendMessage(t.app, cleo, dora, 'still too big?');
+    await up.received(phone, 2);
+    await t.app.larder.push.idle();
+    const row = (await rowFor(`message:${message.id}`, sub.body.id))!;
+    expect(row).toMatchObject({
+      attempts: MAX_ATTEMPTS,
+      delivered_at: null,
+      last_error: 'HTTP 413',
+    });
+    clock.advance(backoffMs(MAX_ATTEMPTS));
+    await t.app.larder.push.outbox.deliverDue();
+    await t.app.larder.push.idle();
+    expect(up.to(phone)).toHaveLength(2);
+    const path = `/api/push/subscriptions/${sub.body.id}`;
+    expect((await call(t.app, dora, 'DELETE', path)).status).toBe(204);
+  });
+
   it('a message over the 4,096-byte limit goes in the small form; every body is within it', async () => {
     const phone = up.phone();
     await subscribe(t.app, dora, phone, ['new_message']);
