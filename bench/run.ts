@@ -5,6 +5,7 @@
  *   npm run bench -- --quick           small sizes, a few seconds per case (smoke run, nothing judged)
  *   npm run bench -- --case patch      one case (repeatable); --pg for PostgreSQL; --help for all
  *   npm run bench -- --case offline-sync   a week's offline queue: one batch against 1,000 PATCHes
+ *   npm run bench -- --case web-push   1,000 closed apps, messages at 100/s pushed through a stand-in
  *
  * The server runs as in production (`node dist/main.js`, compiled first when stale) as its own
  * process on loopback with a temporary data dir (on PostgreSQL its own schema); the load comes from
@@ -17,6 +18,7 @@ import { commitSync, inventoryGet, inventoryGetGzip, messages, patch } from './c
 import { snapshot, startup } from './cases/large.js';
 import { logins } from './cases/logins.js';
 import { offlineSync } from './cases/offline.js';
+import { webPush } from './cases/web-push.js';
 import { seedLarge } from './fixtures/large.js';
 import { startStandard, type Standard } from './fixtures/standard.js';
 import { checkOpenFiles } from './lib/limits.js';
@@ -143,6 +145,9 @@ async function main(): Promise<number> {
   }
   if (wants('connect', 'push')) {
     await results.attempt('connect, push', () => socketCases(o, log));
+  }
+  if (wants('web-push')) {
+    await results.attempt('web-push', () => webPush(o, log));
   }
   if (wants('snapshot', 'startup')) {
     await results.attempt('large inventory', async () => {

@@ -18,6 +18,8 @@ const HOUR_MS = 3600_000;
 const MINUTE_MS = 60_000;
 /** Due webhook deliveries (first attempts and retries) are looked for this often. */
 const WEBHOOK_TICK_MS = 15_000;
+/** Due push deliveries (retries, Retry-After, rate-limited ones) are looked for this often. */
+const PUSH_TICK_MS = 5_000;
 /** Expired login-failure counters are swept once per window, but not more often than this. */
 const MIN_THROTTLE_SWEEP_MS = 60_000;
 
@@ -29,6 +31,7 @@ const MIN_THROTTLE_SWEEP_MS = 60_000;
 export function larderJobs(larder: AppContext, options: { heartbeatMs?: number } = {}): Job[] {
   const { config, auth, inventory, resources, backups, hub, loginThrottle, expiry, webhooks } =
     larder;
+  const { push } = larder;
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const jobs: Job[] = [
     { name: 'refresh-token-pruning', everyMs: HOUR_MS, run: () => auth.pruneExpired() },
@@ -61,6 +64,9 @@ export function larderJobs(larder: AppContext, options: { heartbeatMs?: number }
     // every minute: each inventory's digest is claimed (one instance wins) once its hour comes
     { name: 'expiry-digest', everyMs: MINUTE_MS, run: () => expiry.runDigests() },
     { name: 'webhook-delivery', everyMs: WEBHOOK_TICK_MS, run: () => webhooks.deliverDue() },
+    // first attempts start when queued; this pass takes retries and what waited for its turn
+    { name: 'push-delivery', everyMs: PUSH_TICK_MS, run: () => push.outbox.deliverDue() },
+    { name: 'push-delivery-pruning', everyMs: HOUR_MS, run: () => push.outbox.prune() },
     { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
     { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },
     {

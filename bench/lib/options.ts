@@ -12,6 +12,7 @@ export const CASES = [
   'offline-sync',
   'connect',
   'push',
+  'web-push',
   'snapshot',
   'startup',
 ] as const;

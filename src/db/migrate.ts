@@ -8,6 +8,7 @@ import * as sessions from './migrations/20261125_0400_sessions.js';
 import * as expiry from './migrations/20261125_0500_expiry.js';
 import * as offlineOps from './migrations/20261126_0600_offline_ops.js';
 import * as oidc from './migrations/20261126_0800_oidc.js';
+import * as push from './migrations/20261126_0900_push.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261125_0500_expiry': expiry,
   '20261126_0600_offline_ops': offlineOps,
   '20261126_0800_oidc': oidc,
+  '20261126_0900_push': push,
 };
 
 /**

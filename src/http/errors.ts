@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'analysis_failed'
   | 'rate_limited'
   | 'password_sign_in_disabled'
+  | 'push_endpoint_invalid'
   | 'unavailable'
   | 'internal';
 

@@ -56,8 +56,33 @@ export function createMetrics(sources: MetricSources) {
     },
   });
 
+  const pushSent = new Counter({
+    name: 'larder_push_sent_total',
+    help: 'Web Push messages a distributor accepted, by event type',
+    labelNames: ['event'] as const,
+    registers: [registry],
+  });
+  const pushFailed = new Counter({
+    name: 'larder_push_failed_total',
+    help: 'Web Push attempts that failed, by reason (an HTTP status, network, given_up...)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const pushRemoved = new Counter({
+    name: 'larder_push_subscriptions_removed_total',
+    help: 'Push subscriptions removed: gone (the distributor answered 404/410) or by the user',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+
   return {
     contentType: registry.contentType,
+    /** Web Push counters (src/push/push.delivery.ts) */
+    push: {
+      sent: (event: string) => pushSent.inc({ event }),
+      failed: (reason: string) => pushFailed.inc({ reason }),
+      removed: (reason: 'gone' | 'user') => pushRemoved.inc({ reason }),
+    },
     observe(method: string, route: string, status: number, seconds: number): void {
       requests.inc({ method, route, status: String(status) });
       latency.observe({ method, route }, seconds);

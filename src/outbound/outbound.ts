@@ -17,6 +17,7 @@ export interface OutboundRequest {
 
 export interface OutboundResponse {
   status: number;
+  headers: http.IncomingHttpHeaders;
   /** the start of the answer, at most `maxResponseBytes` */
   body: Buffer;
 }
@@ -119,7 +120,11 @@ export function createOutbound(options: {
           let size = 0;
           const finish = () => {
             clearTimeout(deadline);
-            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) });
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            });
             response.destroy();
           };
           response.on('data', (chunk: Buffer) => {

@@ -9,6 +9,7 @@ import { adminWebhookRoutes, expiryRoutes } from '../inventory/expiry/expiry.rou
 import { inventoryRoutes } from '../inventory/inventory.routes.js';
 import { messageRoutes } from '../messages/messages.routes.js';
 import { metricsRoutes } from '../metrics/metrics.routes.js';
+import { pushRoutes } from '../push/push.routes.js';
 import { realtimeRoutes } from '../realtime/realtime.routes.js';
 import { releasesModule } from '../releases/releases.module.js';
 import { resourceRoutes } from '../resources/resources.routes.js';
@@ -21,7 +22,7 @@ import { adminUserRoutes } from '../users/users.routes.js';
  */
 async function routes(app: FastifyInstance): Promise<void> {
   const { config, database, guards, auth, users, inventories, inventory } = app.larder;
-  const { backups, metrics, hub, messages, resources, expiry, webhooks } = app.larder;
+  const { backups, metrics, hub, messages, resources, expiry, webhooks, push } = app.larder;
 
   await app.register(healthRoutes({ db: database.db }));
   const oidc = oidcRoutes({ oidc: app.larder.oidc, config, guards });
@@ -38,6 +39,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));
   await app.register(releasesModule({ config, guards, log: app.log }));
   await app.register(resourceRoutes({ resources, guards }));
+  await app.register(pushRoutes({ push, guards }));
 }
 
 export default fp(routes, { name: 'routes', dependencies: ['services', 'http', 'api-docs'] });

@@ -24,6 +24,7 @@ import { connectMessagesToHub } from '../messages/messages.realtime.js';
 import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
 import { createMetrics, type Metrics } from '../metrics/metrics.js';
 import { createOutbound } from '../outbound/outbound.js';
+import { createPushService, type PushService } from '../push/push.service.js';
 import type { EventBus } from '../realtime/bus.js';
 import { createSocketHub, type SocketHub } from '../realtime/hub.js';
 import { createAnalysisPool } from '../resources/analysis/analysis.pool.js';
@@ -55,6 +56,8 @@ export interface AppContext {
   /** the resource catalog, analyze/confirm staging and tag suggestions */
   resources: ResourcesService;
   metrics: Metrics;
+  /** Web Push to closed apps: VAPID keys, subscriptions, the push outbox */
+  push: PushService;
 }
 
 declare module 'fastify' {
@@ -163,6 +166,14 @@ async function services(
     clock,
   });
 
+  const push = createPushService({ db, clock, log, outbound, metrics: metrics.push });
+  push.connect(bus, {
+    isOnline: hub.isOnline,
+    memberIds: inventories.memberIds,
+    message: messages.get,
+    digest: expiry.digestOf,
+  });
+
   const context: AppContext = {
     config,
     database,
@@ -182,12 +193,14 @@ async function services(
     messages,
     resources,
     metrics,
+    push,
   };
   app.decorate('larder', context);
   // a backup asked for over HTTP finishes, and its response goes out, before connections close
   app.addHook('preClose', () => backups.drain());
   app.addHook('onClose', async () => {
     messagesRealtime.close();
+    await push.close();
     sessions.close();
     expiryRealtime.close();
     hub.close(); // says goodbye over the bus, which closes after this
@@ -196,6 +209,7 @@ async function services(
   });
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);
+  await push.vapid(); // the key pair exists before the first request asks for it
 }
 
 export default fp(services, { name: 'services', dependencies: ['database'] });

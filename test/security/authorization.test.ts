@@ -14,6 +14,7 @@ import { useTestApp } from '../helpers/fixtures.js';
 const PUBLIC = [
   'GET /health',
   'GET /api/version',
+  'GET /api/push/vapid',
   'POST /api/auth/login',
   'POST /api/auth/refresh',
   'POST /api/auth/logout',

@@ -1,0 +1,108 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExpiryDigest } from '../inventory/expiry/expiry.schemas.js';
+import type { MessageDto } from '../messages/messages.mapper.js';
+import type { BusEvent, EventBus } from '../realtime/bus.js';
+import { topicOf, type PushNotice } from './push.payload.js';
+import type { PushService } from './push.service.js';
+
+/** A message waits in the distributor at most a day: the app fetches it when opened anyway. */
+export const MESSAGE_TTL_SECONDS = 24 * 3600;
+export const DIGEST_TTL_SECONDS = 12 * 3600;
+/** DESIGN: an inventory tickle lives an hour; a newer one of the same Topic replaces it. */
+export const INVENTORY_TTL_SECONDS = 3600;
+
+/** What pushing needs from the rest of the application, through their services. */
+export interface PushSources {
+  /** a socket of the user on any instance (src/realtime/hub.ts) */
+  isOnline(userId: string): boolean;
+  memberIds(inventoryId: string): Promise<string[]>;
+  message(id: string): Promise<MessageDto | undefined>;
+  digest(inventoryId: string, day: string): Promise<ExpiryDigest | null>;
+}
+
+export const messageNotice = (message: MessageDto): PushNotice => ({
+  event: 'new_message',
+  key: `message:${message.id}`,
+  payload: { type: 'new_message', message },
+  small: { type: 'new_message', messageId: message.id, senderUsername: message.senderUsername },
+  urgency: 'high',
+  topic: null,
+  topicSeq: null,
+  ttlSeconds: MESSAGE_TTL_SECONDS,
+});
+
+export const inventoryNotice = (inventoryId: string, revision: number): PushNotice => ({
+  event: 'inventoryUpdated',
+  key: `inventory:${inventoryId}:${revision}`,
+  payload: { type: 'inventoryUpdated', inventoryId, revision },
+  small: { type: 'inventoryUpdated', inventoryId, revision },
+  urgency: 'low',
+  topic: topicOf(inventoryId),
+  topicSeq: revision,
+  ttlSeconds: INVENTORY_TTL_SECONDS,
+});
+
+export const digestNotice = (digest: ExpiryDigest): PushNotice => ({
+  event: 'expiryDigest',
+  key: `digest:${digest.inventoryId}:${digest.day}`,
+  payload: digest,
+  small: {
+    type: 'expiryDigest',
+    inventoryId: digest.inventoryId,
+    day: digest.day,
+    expiredCount: digest.expired.length,
+    expiringSoonCount: digest.expiringSoon.length,
+  },
+  urgency: 'normal',
+  topic: null,
+  topicSeq: null,
+  ttlSeconds: DIGEST_TTL_SECONDS,
+});
+
+/**
+ * Turns bus events into pushes for the users with no socket on any instance when the event is
+ * heard. Every instance hears every event; the outbox keeps one delivery per subscription and
+ * event, so a user gets one push, not one per instance.
+ */
+export function connectPushToBus(deps: {
+  bus: EventBus;
+  push: Pick<PushService, 'notify'>;
+  sources: PushSources;
+  log: FastifyBaseLogger;
+}) {
+  const { bus, push, sources, log } = deps;
+  const offline = (userIds: string[]) => userIds.filter((id) => !sources.isOnline(id));
+
+  async function onEvent(event: BusEvent): Promise<void> {
+    if (event.type === 'messageCreated') {
+      if (sources.isOnline(event.receiverId)) return;
+      const message = await sources.message(event.messageId);
+      if (!message || message.deliveredAt !== null) return;
+      await push.notify([event.receiverId], messageNotice(message));
+    } else if (event.type === 'inventoryUpdated') {
+      const users = offline(await sources.memberIds(event.inventoryId));
+      if (users.length === 0) return;
+      await push.notify(users, inventoryNotice(event.inventoryId, event.revision));
+    } else if (event.type === 'expiryDigest') {
+      const users = offline(await sources.memberIds(event.inventoryId));
+      if (users.length === 0) return;
+      const digest = await sources.digest(event.inventoryId, event.day);
+      if (digest) await push.notify(users, digestNotice(digest));
+    }
+  }
+
+  const handling = new Set<Promise<void>>();
+  const unsubscribe = bus.subscribe((event) => {
+    const run = onEvent(event)
+      .catch((err) => log.error({ err, eventType: event.type }, 'push failed'))
+      .finally(() => handling.delete(run));
+    handling.add(run);
+  });
+  return {
+    close: (): void => void unsubscribe(),
+    /** Resolves when the events heard so far have been turned into queued deliveries. */
+    async idle(): Promise<void> {
+      while (handling.size > 0) await Promise.all(handling);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { Executor } from '../db/executor.js';
+import type {
+  PushDeliveriesTable,
+  PushSubscriptionsTable,
+  PushVapidKeysTable,
+} from '../db/types.js';
+
+export function findVapidKeys(db: Executor): Promise<PushVapidKeysTable | undefined> {
+  return db.selectFrom('push_vapid_keys').selectAll().where('id', '=', 1).executeTakeFirst();
+}
+
+/** Inserts the key pair unless one is there already (another instance made it first). */
+export async function insertVapidKeys(db: Executor, row: PushVapidKeysTable): Promise<void> {
+  await db
+    .insertInto('push_vapid_keys')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export function findSubscriptionByEndpoint(db: Executor, endpoint: string) {
+  return db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+}
+
+export function findSubscription(db: Executor, id: string) {
+  return db.selectFrom('push_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSubscription(db: Executor, row: PushSubscriptionsTable) {
+  await db.insertInto('push_subscriptions').values(row).execute();
+}
+
+export async function updateSubscription(
+  db: Executor,
+  id: string,
+  fields: Omit<PushSubscriptionsTable, 'id' | 'endpoint' | 'created_at'>,
+) {
+  await db.updateTable('push_subscriptions').set(fields).where('id', '=', id).execute();
+}
+
+export function listSubscriptions(db: Executor, userId: string) {
+  return db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The subscriptions of these users (any of their sessions). */
+export function subscriptionsOf(db: Executor, userIds: readonly string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('push_subscriptions').selectAll().where('user_id', 'in', userIds).execute();
+}
+
+/** Deletes the subscription (its pending deliveries go with it); false when it was not there. */
+export async function deleteSubscription(db: Executor, id: string, userId?: string) {
+  let query = db.deleteFrom('push_subscriptions').where('id', '=', id);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Inserts the deliveries not queued already; returns the ids that went in. */
+export async function insertDeliveries(db: Executor, rows: PushDeliveriesTable[]) {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insertInto('push_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['subscription_id', 'event_key']).doNothing())
+    .returning('id')
+    .execute();
+  return inserted.map((row) => row.id);
+}
+
+export function dueDeliveries(db: Executor, now: number, maxAttempts: number, limit: number) {
+  return db
+    .selectFrom('push_deliveries')
+    .selectAll()
+    .where('delivered_at', 'is', null)
+    .where('next_attempt_at', '<=', now)
+    .where('attempts', '<', maxAttempts)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+export function findDelivery(db: Executor, id: string) {
+  return db.selectFrom('push_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The attempt's lease: true for the one caller that moved `next_attempt_at` from `seen`. */
+export async function claimDelivery(db: Executor, id: string, seen: number, until: number) {
+  const result = await db
+    .updateTable('push_deliveries')
+    .set({ next_attempt_at: until })
+    .where('id', '=', id)
+    .where('next_attempt_at', '=', seen)
+    .where('delivered_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function recordAttempt(
+  db: Executor,
+  id: string,
+  fields: Pick<PushDeliveriesTable, 'attempts' | 'next_attempt_at' | 'delivered_at' | 'last_error'>,
+): Promise<void> {
+  await db.updateTable('push_deliveries').set(fields).where('id', '=', id).execute();
+}
+
+/** Delivered or given-up deliveries created before `before` (their events are long past). */
+export async function deleteFinishedDeliveries(db: Executor, before: number, maxAttempts: number) {
+  await db
+    .deleteFrom('push_deliveries')
+    .where('created_at', '<', before)
+    .where((eb) => eb.or([eb('delivered_at', 'is not', null), eb('attempts', '>=', maxAttempts)]))
+    .execute();
+}
+
+/** Marks the pending deliveries of the topic older than `seq` as done: a newer state replaces them. */
+export async function supersede(
+  db: Executor,
+  subscriptionIds: readonly string[],
+  topic: string,
+  seq: number,
+  now: number,
+) {
+  await db
+    .updateTable('push_deliveries')
+    .set({ delivered_at: now, last_error: 'superseded' })
+    .where('subscription_id', 'in', subscriptionIds)
+    .where('topic', '=', topic)
+    .where('topic_seq', '<', seq)
+    .where('delivered_at', 'is', null)
+    .execute();
+}
+
+/** Whether a newer state of the topic was queued for the subscription (sent or not). */
+export async function hasNewerInTopic(
+  db: Executor,
+  subscriptionId: string,
+  topic: string,
+  seq: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('push_deliveries')
+    .select('id')
+    .where('subscription_id', '=', subscriptionId)
+    .where('topic', '=', topic)
+    .where('topic_seq', '>', seq)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,77 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Guards } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
+import { errors, refTo } from '../http/schemas.js';
+import { PushSubscriptionSchema, SubscribeBody, VapidSchema } from './push.schemas.js';
+import type { PushService } from './push.service.js';
+
+/** /api/push: the VAPID public key and the caller's UnifiedPush subscriptions. */
+export function pushRoutes(deps: { push: PushService; guards: Guards }): FastifyPluginAsyncTypebox {
+  const { push, guards } = deps;
+  return async (app) => {
+    app.addSchema(PushSubscriptionSchema);
+    const Subscription = refTo(PushSubscriptionSchema);
+    const common = { tags: ['push'] };
+    const signedIn = { ...common, security: [{ bearer: [] }] };
+
+    app.get(
+      '/api/push/vapid',
+      {
+        schema: {
+          ...common,
+          summary: 'The VAPID public key pushes are signed with (public)',
+          response: { 200: VapidSchema },
+        },
+      },
+      () => push.publicKey(),
+    );
+
+    app.post(
+      '/api/push/subscriptions',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...signedIn,
+          summary:
+            "Register the app's UnifiedPush endpoint for this sign-in session (any signed-in " +
+            'user). The endpoint must answer GET with {"unifiedpush":{"version":1}}; the same ' +
+            'endpoint again updates its subscription. It ends with the session.',
+          body: SubscribeBody,
+          response: { 201: Subscription, ...errors(400, 401, 409) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await push.subscribe(callerOf(request), request.body)),
+    );
+
+    app.get(
+      '/api/push/subscriptions',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...signedIn,
+          summary: "The caller's push subscriptions (all their sessions)",
+          response: { 200: Type.Array(Subscription), ...errors(401) },
+        },
+      },
+      (request) => push.list(callerOf(request)),
+    );
+
+    app.delete(
+      '/api/push/subscriptions/:id',
+      {
+        onRequest: guards.authenticate,
+        schema: {
+          ...signedIn,
+          summary: "Remove one of the caller's push subscriptions",
+          params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+          response: { 204: Type.Null(), ...errors(401, 404) },
+        },
+      },
+      async (request, reply) => {
+        await push.remove(callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}
