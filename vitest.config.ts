@@ -7,6 +7,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - slow (`npm run test:all` runs both): files named `*.slow.test.ts` (they spawn processes,
  *   compile, or wait on real time) and the browser tests under test/e2e/.
  */
+// better-sqlite3 13 crashes on Node 20: say what to run instead (package.json engines)
+const [major] = process.versions.node.split('.').map(Number);
+if (major !== 22 && (major! < 24 || major! > 26)) {
+  throw new Error(
+    `Larder's tests need Node 24 or 22, not ${process.version}: run them as \`scripts/node.sh 24 npm test\``,
+  );
+}
+
 const SLOW = ['test/**/*.slow.test.ts', 'test/e2e/**/*.test.ts'];
 /**
  * Slow files that assert how fast the server answers while it works (the event-loop watchdog:
