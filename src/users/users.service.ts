@@ -210,6 +210,20 @@ export function createUsersService(deps: {
       if (!isAdmin) await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
     },
 
+    /**
+     * Removes an account that this process created a moment ago and nobody has used: a first
+     * sign-in through the provider that lost the race to create the same person. No admin acts.
+     */
+    async discardNew(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await repo.lockUser(trx, id);
+        if (!row) return;
+        await repo.deleteUser(trx, id);
+        if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
+      });
+      sessions.forgetUser(id);
+    },
+
     /** Deletes the user (their messages and tokens go with them) and an inventory left empty. */
     async delete(id: string, actingUserId: string): Promise<void> {
       if (id === actingUserId) throw conflict('You cannot delete your own account');

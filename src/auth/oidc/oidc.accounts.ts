@@ -30,7 +30,7 @@ export function createOidcAccounts(deps: {
   config: OidcConfig;
   users: Pick<
     UsersService,
-    'findRowById' | 'findRowByUsername' | 'create' | 'delete' | 'applyProviderAdminRole'
+    'findRowById' | 'findRowByUsername' | 'create' | 'discardNew' | 'applyProviderAdminRole'
   >;
   clock: () => number;
 }) {
@@ -83,7 +83,7 @@ export function createOidcAccounts(deps: {
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         // a second sign-in of the same new person won the race: theirs is the account
-        await users.delete(created.id, '');
+        await users.discardNew(created.id);
         const user = await linkedUser(identity);
         if (!user) throw err;
         return user;

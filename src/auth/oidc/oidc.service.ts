@@ -34,7 +34,7 @@ export function createOidcService(deps: {
   auth: Pick<AuthService, 'signIn'>;
   users: Pick<
     UsersService,
-    'findRowById' | 'findRowByUsername' | 'create' | 'delete' | 'applyProviderAdminRole'
+    'findRowById' | 'findRowByUsername' | 'create' | 'discardNew' | 'applyProviderAdminRole'
   >;
   clock: () => number;
   log: FastifyBaseLogger;

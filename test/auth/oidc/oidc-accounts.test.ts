@@ -8,7 +8,9 @@ async function signIn(t: OidcTestApp, accountId: string) {
   const landed = await t.webSignIn(accountId);
   const error = landed.searchParams.get('oidc_error');
   if (error) return { error };
-  const res = await t.exchange(landed.searchParams.get('oidc_code')!);
+  const code = landed.searchParams.get('oidc_code');
+  expect(code, `landed on ${landed.href}`).not.toBeNull();
+  const res = await t.exchange(code!);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{
     accessToken: string;
