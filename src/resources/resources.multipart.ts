@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../http/errors.js';
-import { extensionOf, sanitizeFilename } from './formats.js';
-import { payloadTooLarge, unsupportedFormat } from './metadata.js';
-import type { Upload } from './staging.js';
-import type { Storage } from './storage.js';
+import { extensionOf, sanitizeFilename } from './resources.formats.js';
+import { payloadTooLarge, unsupportedFormat } from './resources.rules.js';
+import type { Storage, Upload } from './resources.storage.js';
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 const MAX_METADATA_BYTES = 64 * 1024;

@@ -4,9 +4,9 @@ import { callerOf, type Guards } from '../http/auth.js';
 import { originOf } from '../http/origin.js';
 import { errors, refTo } from '../http/schemas.js';
 import { FILE_HEADERS } from '../http/security-headers.js';
-import { sendDownload } from './download.js';
-import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './formats.js';
-import { parseMetadataText, parseResourceInput } from './metadata.js';
+import { sendDownload } from './resources.download.js';
+import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './resources.formats.js';
+import { toResource } from './resources.mapper.js';
 import { MULTIPART_OPTIONS, readResourceForm } from './resources.multipart.js';
 import {
   AnalyzedSchema,
@@ -16,7 +16,6 @@ import {
   PatchBody,
   ResourceSchema,
   TagSuggestionSchema,
-  toResource,
 } from './resources.schemas.js';
 import type { ResourcesService } from './resources.service.js';
 
@@ -99,14 +98,7 @@ export function resourceRoutes(deps: {
           storage: resources.storage,
           formats: UPLOAD_FORMATS,
         });
-        let input;
-        try {
-          input = parseMetadataText(form.metadata);
-        } catch (err) {
-          await resources.discard(form.upload.path);
-          throw err;
-        }
-        const stored = await resources.createFromUpload(form.upload, input);
+        const stored = await resources.createFromUpload(form.upload, form.metadata);
         return reply.status(201).send(toResource(stored, originOf(request)));
       },
     );
@@ -150,6 +142,8 @@ export function resourceRoutes(deps: {
       '/api/admin/resources/analyze',
       {
         onRequest: guards.requireAdmin,
+        // 503 before a byte of the upload is read when the analysis queue is full
+        preHandler: async () => resources.assertCanAnalyze(),
         schema: {
           ...admin,
           summary:
@@ -165,7 +159,6 @@ export function resourceRoutes(deps: {
         },
       },
       async (request) => {
-        resources.assertCanAnalyze();
         const adminId = callerOf(request).id;
         const form = await readResourceForm(request, {
           dir: resources.storage.stagingDir(adminId),
@@ -188,8 +181,8 @@ export function resourceRoutes(deps: {
         },
       },
       async (request, reply) => {
-        const input = parseResourceInput(request.body);
-        const stored = await resources.confirm(callerOf(request).id, request.body.filename, input);
+        const { filename } = request.body;
+        const stored = await resources.confirm(callerOf(request).id, filename, request.body);
         return reply.status(201).send(toResource(stored, originOf(request)));
       },
     );

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '../http/schemas.js';
-import { MAX_DESCRIPTION, MAX_TITLE } from './metadata.js';
-import type { StoredResource } from './resources.service.js';
+import { MAX_DESCRIPTION, MAX_TITLE } from './resources.rules.js';
 
 const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 
@@ -96,22 +95,3 @@ export const PatchBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export function toResource({ row, tags }: StoredResource, baseUrl: string): Resource {
-  return {
-    guid: row.guid,
-    title: row.title,
-    description: row.description,
-    tags,
-    fileFormat: row.file_format,
-    mimeType: row.mime_type,
-    fileSize: Number(row.file_size),
-    releaseDate: row.release_date,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    author: row.author,
-    language: row.language,
-    edition: row.edition,
-    downloadUrl: `${baseUrl}/api/resources/${row.guid}/download`,
-  };
-}

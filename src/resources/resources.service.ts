@@ -6,17 +6,19 @@ import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { notFound } from '../http/errors.js';
 import type { AnalysisPool } from './analysis/analysis.pool.js';
-import { contentMatches, MIME_TYPES, sanitizeFilename } from './formats.js';
-import { parseResourcePatch, unsupportedFormat, type ResourceInput } from './metadata.js';
+import { contentMatches, MIME_TYPES, sanitizeFilename } from './resources.formats.js';
+import type { StoredResource } from './resources.mapper.js';
 import * as repo from './resources.repository.js';
-import { createStaging, type Upload } from './staging.js';
-import { createStorage, hashFile, removeQuietly } from './storage.js';
-import { DEFAULT_TAGS } from './tags.js';
-
-export interface StoredResource {
-  row: repo.ResourceRow;
-  tags: string[];
-}
+import {
+  parseMetadataText,
+  parseResourceInput,
+  parseResourcePatch,
+  unsupportedFormat,
+  type ResourceInput,
+} from './resources.rules.js';
+import { createStorage, hashFile, removeQuietly, type Upload } from './resources.storage.js';
+import { DEFAULT_TAGS } from './resources.tags.js';
+import { createStagingService } from './staging/staging.service.js';
 
 /**
  * The resource catalog: files under <dataDir>/resources/ with a row each. A file and its row
@@ -33,7 +35,7 @@ export function createResourcesService(deps: {
 }) {
   const { db, clock, log } = deps;
   const storage = createStorage(deps.dataDir);
-  const staging = createStaging({ db, storage, clock, log, analysis: deps.analysis });
+  const staging = createStagingService({ db, storage, clock, log, analysis: deps.analysis });
   let seeded = false;
 
   async function tagSuggestions() {
@@ -105,7 +107,6 @@ export function createResourcesService(deps: {
     storage,
     cleanStaging,
     tagSuggestions,
-    discard: removeQuietly,
 
     async list(filter: repo.ResourceFilter): Promise<StoredResource[]> {
       const rows = await repo.listResources(db, {
@@ -128,11 +129,13 @@ export function createResourcesService(deps: {
     },
 
     /**
-     * A manual upload: the file (already in a temp file) and its validated metadata. Only its
-     * magic bytes are checked here; nothing parses it.
+     * A manual upload: the file (already in a temp file) and the text of its `metadata` part,
+     * validated here. Only the file's magic bytes are checked; nothing parses it. The temp file
+     * is gone afterwards, whatever the outcome.
      */
-    async createFromUpload(upload: Upload, input: ResourceInput): Promise<StoredResource> {
+    async createFromUpload(upload: Upload, metadata: string | null): Promise<StoredResource> {
       try {
+        const input = parseMetadataText(metadata);
         if (!(await contentMatches(upload.path, upload.extension))) {
           throw unsupportedFormat(
             `The content of ${upload.filename} is not ${upload.extension.toUpperCase()}`,
@@ -196,12 +199,9 @@ export function createResourcesService(deps: {
       return staging.analyze(adminId, upload, known);
     },
 
-    /** Moves a staged file into the catalog with the admin's edited metadata. */
-    async confirm(
-      adminId: string,
-      filename: string,
-      input: ResourceInput,
-    ): Promise<StoredResource> {
+    /** Moves a staged file into the catalog with the admin's edited metadata (`fields`). */
+    async confirm(adminId: string, filename: string, fields: unknown): Promise<StoredResource> {
+      const input = parseResourceInput(fields);
       const staged = await staging.find(adminId, filename);
       const { row } = staged;
       return store(
@@ -213,11 +213,7 @@ export function createResourcesService(deps: {
           name: row.filename,
         },
         input,
-        async (trx) => {
-          if (!(await repo.deleteStaged(trx, row.id))) {
-            throw notFound(`"${filename}" was confirmed meanwhile`);
-          }
-        },
+        (trx) => staging.take(trx, { id: row.id, filename }),
         (final) => fs.promises.rename(final, staged.path).catch(() => removeQuietly(final)),
       );
     },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { analyzeUpload } from '../analyze.js';
+import { analyzeUpload } from './analysis.upload.js';
 import { ArchiveRefusedError } from '../extract/archive.js';
 import { preloadPdfJs } from '../extract/pdf.js';
 import { UnreadableFileError } from '../extract/types.js';

@@ -4,8 +4,8 @@ import { MAX_IMAGE_CHUNKS, MetadataBudget } from './image-limits.js';
 import { UnreadableFileError } from './types.js';
 
 /**
- * Metadata blocks that exifr does not read (DESIGN.md: no WebP or GIF support; PNG XMP after
- * the first chunk is missed): the structure is walked here, reading only headers and metadata.
+ * Metadata blocks that exifr does not read (it has no WebP or GIF support, and misses PNG XMP
+ * after the first chunk): the structure is walked here, reading only headers and metadata.
  */
 export interface ContainerMetadata {
   /** a TIFF block (EXIF), for exifr */

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 /**
  * The largest 7z header (unpacked) handed to 7-Zip. 7-Zip reads the whole header, names
  * included, into memory before it lists a single entry: 1000 entries with 1 kB names need about
- * 2 MB, while a 10 kB archive can declare 44 MB of names (issue 11).
+ * 2 MB, while a 10 kB archive can declare 44 MB of names.
  */
 export const MAX_7Z_HEADER_BYTES = 4 * 1024 * 1024;
 

@@ -47,12 +47,13 @@ interface Listed extends ArchiveMember {
 }
 
 /**
- * 7-Zip compiled to WebAssembly, a fresh instance per run (DESIGN.md). The archive's folder is
- * mounted read-only-in-practice through NODEFS; nothing is ever extracted onto a real path by
- * 7-Zip itself: `e -so` streams every member, in archive order, to stdout, and the bytes are
- * routed to the caller's generated file names by the sizes from the listing. The header's size
- * is checked before 7-Zip reads it. Returns the declared unpacked size of every entry, skipped
- * ones included (7-Zip unpacks them all).
+ * 7-Zip compiled to WebAssembly, a fresh instance per run, so that nothing of one archive (nor
+ * the state a failed run leaves) reaches the next. The archive's folder is mounted
+ * read-only-in-practice through NODEFS; nothing is ever extracted onto a real path by 7-Zip
+ * itself: `e -so` streams every member, in archive order, to stdout, and the bytes are routed to
+ * the caller's generated file names by the sizes from the listing. The header's size is checked
+ * before 7-Zip reads it. Returns the declared unpacked size of every entry, skipped ones included
+ * (7-Zip unpacks them all).
  */
 export async function extractSevenZip(
   file: string,

@@ -1,16 +1,20 @@
 import { AppError, badRequest } from '../http/errors.js';
 import { findUnstorable, stripBidiDeep } from '../http/text.js';
-import type { Resource } from './resources.schemas.js';
-import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTags } from './tags.js';
+import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTags } from './resources.tags.js';
 
 export const MAX_DESCRIPTION = 4096;
 export const MAX_TITLE = 500;
 
-/** The editable fields of a resource, validated and normalised. */
-export type ResourceInput = Pick<
-  Resource,
-  'title' | 'description' | 'tags' | 'author' | 'language' | 'edition' | 'releaseDate'
->;
+/** The editable fields of a resource, validated and normalised (named as on the wire). */
+export interface ResourceInput {
+  title: string;
+  description: string;
+  tags: string[];
+  author: string | null;
+  language: string | null;
+  edition: string | null;
+  releaseDate: string | null;
+}
 
 /**
  * Validates the `metadata` of an upload or the body of a confirm: a title is required, the

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import { stripBidiControls } from '../http/text.js';
 
-/** Formats a manual upload may have (SPEC.md limits). */
+/** Formats a manual upload may have; only their magic bytes are checked (docs/resources.md). */
 export const UPLOAD_FORMATS = ['epub', 'pdf', 'zip', '7z'] as const;
 /** Formats analyze accepts. */
 export const ANALYZE_FORMATS = ['pdf', 'epub', 'png', 'jpg', 'jpeg', 'webp', 'gif', 'zip', '7z'];

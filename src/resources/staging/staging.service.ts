@@ -3,32 +3,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
-import { isUniqueViolation } from '../db/executor.js';
-import { AppError, conflict, notFound } from '../http/errors.js';
-import { analysisBusy, refusalError, stoppedError } from './analysis/analysis.errors.js';
-import { AnalysisStoppedError, type AnalysisPool } from './analysis/analysis.pool.js';
-import { contentMatches } from './formats.js';
-import { unsupportedFormat } from './metadata.js';
-import * as repo from './resources.repository.js';
-import type { AnalyzedResource } from './resources.schemas.js';
-import { removeQuietly, TEMP_PREFIX, type Storage } from './storage.js';
+import { isUniqueViolation, type Executor } from '../../db/executor.js';
+import type { DB } from '../../db/types.js';
+import { AppError, conflict, notFound } from '../../http/errors.js';
+import { analysisBusy, refusalError, stoppedError } from '../analysis/analysis.errors.js';
+import { AnalysisStoppedError, type AnalysisPool } from '../analysis/analysis.pool.js';
+import { contentMatches } from '../resources.formats.js';
+import { unsupportedFormat } from '../resources.rules.js';
+import type { AnalyzedResource } from '../resources.schemas.js';
+import { removeQuietly, TEMP_PREFIX, type Storage, type Upload } from '../resources.storage.js';
+import * as repo from './staging.repository.js';
 
 export const STAGING_TTL_MS = 24 * 3600 * 1000;
-
-export interface Upload {
-  path: string;
-  filename: string;
-  extension: string;
-  size: number;
-}
 
 /**
  * The per-admin staging area: analyzed files wait here (24 h) until confirmed. The analysis
  * itself runs in the worker pool; this thread only checks magic bytes, hands over the path and
  * stages what comes back.
  */
-export function createStaging(deps: {
+export function createStagingService(deps: {
   db: Kysely<DB>;
   storage: Storage;
   clock: () => number;
@@ -137,6 +130,16 @@ export function createStaging(deps: {
       return { row, path: path.join(storage.stagingDir(adminId), row.storage_name) };
     },
 
+    /**
+     * Takes a staged file's row out of the staging area, inside the caller's transaction (the
+     * confirm that moves the file into the catalog); 404 when a concurrent confirm took it first.
+     */
+    async take(trx: Executor, staged: { id: string; filename: string }): Promise<void> {
+      if (!(await repo.deleteStaged(trx, staged.id))) {
+        throw notFound(`"${staged.filename}" was confirmed meanwhile`);
+      }
+    },
+
     /** Removes staged files older than 24 h and stray temporary files. */
     async cleanup(): Promise<number> {
       const cutoff = clock() - STAGING_TTL_MS;
@@ -158,7 +161,7 @@ export function createStaging(deps: {
   };
 }
 
-export type Staging = ReturnType<typeof createStaging>;
+export type StagingService = ReturnType<typeof createStagingService>;
 
 async function sweep(dir: string, stray: (name: string) => boolean, cutoff: number) {
   let removed = 0;

@@ -7,6 +7,15 @@ import { PRIVATE_MODES } from '../db/data-dir.js';
 
 export const TEMP_PREFIX = '.tmp-';
 
+/** An uploaded file, streamed to a temp file under a generated name. */
+export interface Upload {
+  path: string;
+  /** the sanitised original name: shown and offered on download, never part of a path */
+  filename: string;
+  extension: string;
+  size: number;
+}
+
 export interface WrittenFile {
   path: string;
   size: number;
