@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { invalidAllowEntry } from './outbound/allow-list.js';
+import { USERNAME_PATTERN, isValidPassword } from './users/users.rules.js';
 
 /** The default deadline of one file analysis (LARDER_ANALYZE_TIMEOUT). */
 export const ANALYSIS_DEADLINE_MS = 30_000;
@@ -339,13 +340,6 @@ export function parseDuration(raw: string): number | null {
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2]!.toLowerCase()]!;
   const seconds = Number(match[1]) * unit;
   return Number.isSafeInteger(seconds) ? seconds : null;
-}
-
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,32}$/;
-
-export function isValidPassword(password: string): boolean {
-  const bytes = Buffer.byteLength(password, 'utf8');
-  return bytes >= 8 && bytes <= 72;
 }
 
 function isPublicUrl(raw: string): boolean {
