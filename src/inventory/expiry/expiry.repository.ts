@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { claimLease } from '../../db/lease.js';
 import { Prepared } from '../../db/prepared.js';
 import type {
   ExpiryDigestsTable,
@@ -152,15 +153,8 @@ export function dueDeliveries(db: Executor, now: number, maxAttempts: number, li
 }
 
 /** Takes a due delivery for one attempt: only one instance moves `next_attempt_at` from `seen`. */
-export async function claimAttempt(db: Executor, id: string, seen: number, until: number) {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: until })
-    .where('id', '=', id)
-    .where('next_attempt_at', '=', seen)
-    .where('delivered_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export function claimAttempt(db: Executor, id: string, seen: number, until: number) {
+  return claimLease(db, 'webhook_deliveries', id, seen, until);
 }
 
 export async function recordAttempt(
