@@ -1,6 +1,6 @@
-import { Prepared } from '../db/prepared.js';
 import type { Executor } from '../db/executor.js';
 import { AppError } from '../http/errors.js';
+import { itemCount } from './items/items.repository.js';
 
 /**
  * The most items one inventory may hold. A household has hundreds; the cap keeps the largest
@@ -16,14 +16,6 @@ export function inventoryFull(wouldHold: number): AppError {
     `An inventory holds at most ${MAX_ITEMS_PER_INVENTORY} items; this write would make it ${wouldHold}. Nothing was written`,
     { maxItems: MAX_ITEMS_PER_INVENTORY },
   );
-}
-
-const countItems = new Prepared<{ n: number | string }>(
-  'select count(*) as "n" from "items" where "inventory_id" = ?',
-);
-
-export async function itemCount(db: Executor, inventoryId: string): Promise<number> {
-  return Number((await countItems.first(db, [inventoryId]))?.n ?? 0);
 }
 
 /**
