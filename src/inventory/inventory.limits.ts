@@ -4,7 +4,8 @@ import { itemCount } from './items/items.repository.js';
 
 /**
  * The most items one inventory may hold. A household has hundreds; the cap keeps the largest
- * whole-inventory read or write within the event-loop budget of docs/performance.md (issue 11).
+ * whole-inventory read or write within the event-loop budget measured at this size
+ * (docs/performance.md, "Inventory: cap, snapshot cache, prepared writes").
  */
 export const MAX_ITEMS_PER_INVENTORY = 20_000;
 

@@ -171,10 +171,6 @@ export function createExpiryService(deps: {
       return claimed;
     },
 
-    /**
-     * Today's digest of the inventory for one member, once: null when there is none (yet), it is
-     * empty, or the member already got it (on this instance or another).
-     */
     /** The digest of the inventory and day, without marking anyone as having had it (push). */
     async digestOf(inventoryId: string, day: string): Promise<ExpiryDigest | null> {
       const row = await repo.findDigest(db, inventoryId, day);
@@ -182,6 +178,10 @@ export function createExpiryService(deps: {
       return JSON.parse(row.payload) as ExpiryDigest;
     },
 
+    /**
+     * Today's digest of the inventory for one member, once: null when there is none (yet), it is
+     * empty, or the member already got it (on this instance or another).
+     */
     async digestFor(userId: string, inventoryId: string): Promise<ExpiryDigest | null> {
       const { day } = localTime(clock(), timeZone);
       const row = await repo.findDigest(db, inventoryId, day);
