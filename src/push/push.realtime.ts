@@ -8,7 +8,7 @@ import type { PushService } from './push.service.js';
 /** A message waits in the distributor at most a day: the app fetches it when opened anyway. */
 export const MESSAGE_TTL_SECONDS = 24 * 3600;
 export const DIGEST_TTL_SECONDS = 12 * 3600;
-/** DESIGN: an inventory tickle lives an hour; a newer one of the same Topic replaces it. */
+/** An inventory tickle lives an hour; a newer one of the same Topic replaces it. */
 export const INVENTORY_TTL_SECONDS = 3600;
 
 /** What pushing needs from the rest of the application, through their services. */
