@@ -16,6 +16,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (created when missing). */
   databaseSchema: string;
+  /** null: events go through the database (PostgreSQL NOTIFY, or in-process on SQLite) */
+  busUrl: string | null;
   adminUsername: string;
   adminPassword: string | null;
   adminToken: string | null;
@@ -162,6 +164,21 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     fail('DATABASE_SCHEMA', 'must be a lower-case SQL identifier', databaseSchema);
   }
+  const busUrl = read('BUS_URL') ?? null;
+  if (busUrl !== null && !isNatsUrl(busUrl)) {
+    fail(
+      'BUS_URL',
+      'must be nats://[user:password@]host[:port] (unset: the database carries events)',
+      '…',
+    );
+  }
+  if (busUrl !== null && databaseUrl === null) {
+    fail(
+      'BUS_URL',
+      'needs LARDER_DATABASE_URL (SQLite serves one instance; its events stay in-process)',
+      '…',
+    );
+  }
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
@@ -211,6 +228,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     dataDir,
     databaseUrl,
     databaseSchema,
+    busUrl,
     adminUsername,
     adminPassword,
     adminToken: env.LARDER_ADMIN_TOKEN || null,
@@ -346,6 +364,17 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,32}$/;
 export function isValidPassword(password: string): boolean {
   const bytes = Buffer.byteLength(password, 'utf8');
   return bytes >= 8 && bytes <= 72;
+}
+
+/** nats://[user:password@]host[:port], nothing after it (the password is never echoed). */
+function isNatsUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    const rest = url.pathname + url.search + url.hash;
+    return url.protocol === 'nats:' && url.hostname !== '' && (rest === '' || rest === '/');
+  } catch {
+    return false;
+  }
 }
 
 function isPublicUrl(raw: string): boolean {
