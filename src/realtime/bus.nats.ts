@@ -95,7 +95,7 @@ export async function createNatsEventBus(options: {
         log.warn({ err: status.error }, 'event bus error');
       }
     }
-  })();
+  })().catch((err: unknown) => log.error({ err }, 'event bus status stopped'));
 
   const subscribers = new Subscribers(log);
   nc.subscribe(subject, {
