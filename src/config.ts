@@ -17,6 +17,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (created when missing). */
   databaseSchema: string;
+  /** null: events go through the database (PostgreSQL NOTIFY, or in-process on SQLite) */
+  busUrl: string | null;
   adminUsername: string;
   adminPassword: string | null;
   adminToken: string | null;
@@ -121,6 +123,11 @@ export function loadConfigFromEnvironment(): Config {
  */
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const vars = readVariables(Variables, env);
+  if (vars.LARDER_BUS_URL !== undefined && vars.LARDER_DATABASE_URL === undefined) {
+    throw new ConfigError(
+      'LARDER_BUS_URL: needs LARDER_DATABASE_URL (SQLite serves one instance; its events stay in-process) (got "…")',
+    );
+  }
   if (vars.LARDER_REQUEST_TIMEOUT < vars.LARDER_HEADERS_TIMEOUT) {
     throw new ConfigError(
       `LARDER_REQUEST_TIMEOUT: must not be shorter than LARDER_HEADERS_TIMEOUT (got "${vars.LARDER_REQUEST_TIMEOUT}")`,
@@ -133,6 +140,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     dataDir: path.resolve(cwd, vars.LARDER_DATA_DIR),
     databaseUrl: vars.LARDER_DATABASE_URL ?? null,
     databaseSchema: vars.LARDER_DATABASE_SCHEMA,
+    busUrl: vars.LARDER_BUS_URL ?? null,
     adminUsername: vars.LARDER_ADMIN_USERNAME,
     adminPassword: vars.LARDER_ADMIN_PASSWORD ?? null,
     adminToken: vars.LARDER_ADMIN_TOKEN ?? null,

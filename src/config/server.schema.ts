@@ -25,6 +25,16 @@ export const serverVariables = {
       secret: true,
     }),
   ),
+  LARDER_BUS_URL: Type.Optional(
+    text({
+      unset: 'unset: NOTIFY on PostgreSQL, in-process on SQLite',
+      description:
+        '`nats://[user:password@]host:4222`: events between instances go through NATS instead of PostgreSQL NOTIFY (PostgreSQL only; docs/operations.md "When to switch to NATS")',
+      check: isNatsUrl,
+      error: 'must be nats://[user:password@]host[:port] (unset: the database carries events)',
+      secret: true,
+    }),
+  ),
   LARDER_DATABASE_SCHEMA: text({
     default: 'public',
     description: 'PostgreSQL schema (created if missing)',
@@ -146,6 +156,17 @@ function isPublicUrl(raw: string): boolean {
       !raw.includes('?') &&
       !raw.includes('#')
     );
+  } catch {
+    return false;
+  }
+}
+
+/** `nats://[user:password@]host[:port]`, nothing after the address. */
+function isNatsUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    const rest = url.pathname + url.search + url.hash;
+    return url.protocol === 'nats:' && url.hostname !== '' && (rest === '' || rest === '/');
   } catch {
     return false;
   }
