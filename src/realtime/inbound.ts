@@ -3,14 +3,8 @@ import { Type } from '@fastify/type-provider-typebox';
 import { Compile } from 'typebox/compile';
 import type { AuthUser, SignedInUser } from '../auth/auth.service.js';
 import { sendFrame, type Connection } from './connections.js';
-import {
-  ClientFrameSchema,
-  type ClientFrame,
-  type ClientFrameOf,
-  type ClientFrameType,
-  type ErrorFrame,
-  type ServerFrame,
-} from './frames.js';
+import type { ClientFrame, ClientFrameOf, ClientFrameType } from './frames.js';
+import { ClientFrameSchema, type ErrorFrame, type ServerFrame } from './frames.js';
 import { createRateLimiter } from './rate-limit.js';
 
 /** Per user, all sockets together: frames per second, and the burst allowed above that rate. */
@@ -30,8 +24,13 @@ type AnyHandler = (
   frame: ClientFrame,
 ) => ReturnType<FrameHandler<FeatureFrameType>>;
 
+/**
+ * Compiled when the module loads, not on a socket's first frame: the first compilation blocks the
+ * event loop for tens of milliseconds on a busy machine, a pause better paid at start-up than in
+ * the middle of socket traffic. The client frames differ by `type`: for a frame of a known type,
+ * the union checks it against that type's schema.
+ */
 const envelope = Compile(Type.Object({ type: Type.String() }));
-/** Its members differ by `type`: for a frame of a known type, this checks it against that type's. */
 const clientFrame = Compile(ClientFrameSchema);
 
 /**
