@@ -209,8 +209,13 @@ const commands: Record<string, Command> = {
           const inventories = m.createInventoriesService({ db, clock, inventory });
           const hasher = m.createPasswordHasher(config.bcryptCost);
           const sessions = m.createSessionStore({ db, bus, clock });
-          const users = m.createUsersService({ db, hasher, inventories, bus, sessions, clock });
-          const row = await users.findRowByUsername(username);
+          const credentials = {
+            hash: hasher.hash,
+            endSessions: sessions.endAllOf,
+            forgetUser: sessions.forgetUser,
+          };
+          const users = m.createUsersService({ db, inventories, bus, credentials, clock });
+          const row = await users.findByUsername(username);
           if (!row) throw new CliFailure(`no user named ${username}`);
           // bumps the token version: every token stops working; running servers close sockets
           await users.changePassword(row.id, password);

@@ -12,6 +12,7 @@ import { createOidcClient } from '../auth/oidc/oidc.client.js';
 import { createOidcService, type OidcService } from '../auth/oidc/oidc.service.js';
 import { createBackupsService, type BackupsService } from '../backups/backups.service.js';
 import { createGuards, type Guards } from '../http/auth.js';
+import { logSeedAdmin } from '../http/logging.js';
 import {
   createInventoriesService,
   type InventoriesService,
@@ -69,7 +70,7 @@ declare module 'fastify' {
 /**
  * The service graph: every feature's service, built from the database and the bus and from each
  * other (a feature reaches another only through its service), decorated as `app.larder`.
- * Creates the seed admin. Nothing here starts a timer: periodic work is in src/jobs.ts.
+ * Creates the seed admin and says so in the log. Nothing here starts a timer: periodic work is in src/jobs.ts.
  */
 async function services(
   app: FastifyInstance,
@@ -93,7 +94,13 @@ async function services(
   const inventory = createInventoryService({ db, bus, clock, clockSkewMs: config.clockSkewMs });
   const inventories = createInventoriesService({ db, clock, inventory });
   const sessions = createSessionStore({ db, bus, clock, dataVersion: database.dataVersion });
-  const users = createUsersService({ db, hasher, inventories, bus, sessions, clock });
+  // users asks auth's hasher and sessions through this port: users imports nothing from auth
+  const credentials = {
+    hash: hasher.hash,
+    endSessions: sessions.endAllOf,
+    forgetUser: sessions.forgetUser,
+  };
+  const users = createUsersService({ db, inventories, bus, credentials, clock });
   const auth = createAuthService({
     db,
     bus,
@@ -208,7 +215,7 @@ async function services(
     await hasher.close();
   });
 
-  await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);
+  logSeedAdmin(log, await users.ensureSeedAdmin(config.adminUsername, config.adminPassword));
   await push.vapid(); // the key pair exists before the first request asks for it
 }
 
