@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
 import { errors, IdParams, refTo } from '../http/schemas.js';
+import { docs, noContent } from '../http/route-docs.js';
 import type { UsersService } from '../users/users.service.js';
 import {
   ChangePasswordBody,
@@ -30,7 +31,7 @@ export function authRoutes(deps: {
     app.addSchema(LoginResponseSchema);
     app.addSchema(SessionSchema);
     const LoginResponse = refTo(LoginResponseSchema);
-    const signedIn = { tags: ['auth'], security: [{ bearer: [] }] };
+    const signedIn = docs('auth');
     if (deps.signInRoutes) await app.register(deps.signInRoutes);
 
     app.post(
@@ -72,10 +73,7 @@ export function authRoutes(deps: {
           response: { 204: Type.Null(), ...errors(400) },
         },
       },
-      async (request, reply) => {
-        await auth.logout(request.body.refreshToken);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, auth.logout(request.body.refreshToken)),
     );
 
     app.get(
@@ -137,10 +135,8 @@ export function authRoutes(deps: {
           response: { 204: Type.Null(), ...errors(400, 401, 404) },
         },
       },
-      async (request, reply) => {
-        await auth.endOwnSession(callerOf(request), request.params.id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) =>
+        noContent(reply, auth.endOwnSession(callerOf(request), request.params.id)),
     );
 
     app.delete(
@@ -148,17 +144,13 @@ export function authRoutes(deps: {
       {
         onRequest: guards.requireAdmin,
         schema: {
-          tags: ['admin: users'],
-          security: [{ bearer: [] }],
+          ...docs('admin: users'),
           summary: "Admin: clear a user's failed sign-in counters (every address)",
           params: IdParams,
           response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
         },
       },
-      async (request, reply) => {
-        await auth.unlock(request.params.id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, auth.unlock(request.params.id)),
     );
   };
 }

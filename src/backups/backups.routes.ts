@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../http/auth.js';
 import { forbidden } from '../http/errors.js';
 import { errors, refTo } from '../http/schemas.js';
+import { docs, noContent } from '../http/route-docs.js';
 import { FILE_HEADERS } from '../http/security-headers.js';
 import { sendFile } from '../http/send-file.js';
 import { BackupEntrySchema, BackupInfoSchema } from './backups.schemas.js';
@@ -29,7 +30,7 @@ export function adminBackupRoutes(deps: {
   return async (app) => {
     app.addSchema(BackupEntrySchema);
     const BackupEntry = refTo(BackupEntrySchema);
-    const common = { tags: ['admin: backups'], security: [{ bearer: [] }] };
+    const common = docs('admin: backups');
     const onRequest = guards.requireAdmin;
 
     app.get(
@@ -82,10 +83,7 @@ export function adminBackupRoutes(deps: {
           response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
         },
       },
-      async (request, reply) => {
-        await backups.remove(request.params.name);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, backups.remove(request.params.name)),
     );
 
     app.get(

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from './executor.js';
+import type { DB } from './types.js';
 
 /** The outbox tables: one row per delivery, due at `next_attempt_at` until `delivered_at` is set. */
 export type OutboxTable = 'push_deliveries' | 'webhook_deliveries';
@@ -23,4 +25,23 @@ export async function claimLease(
     .where('delivered_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** The outbox rows due at `now`, not delivered and with attempts left: the oldest due first. */
+export function dueRows<T extends OutboxTable>(
+  db: Executor,
+  table: T,
+  now: number,
+  maxAttempts: number,
+  limit: number,
+) {
+  return db
+    .selectFrom(table as OutboxTable)
+    .selectAll()
+    .where('delivered_at', 'is', null)
+    .where('attempts', '<', maxAttempts)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute() as Promise<Selectable<DB[T]>[]>;
 }

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Guards } from '../http/auth.js';
 import { errors, IdParams } from '../http/schemas.js';
+import { docs } from '../http/route-docs.js';
 import {
   AdminItemSchema,
   InventoryStatsSchema,
@@ -19,7 +20,7 @@ export function adminInventoryRoutes(deps: {
     app.addSchema(InventoryViewSchema);
     app.addSchema(AdminItemSchema);
     guards.guardRoutes(app, guards.requireAdmin);
-    const common = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
+    const common = docs('admin: inventories');
 
     app.get(
       '/api/admin/inventories',

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '../http/schemas.js';
+import { docs } from '../http/route-docs.js';
 
 /**
  * The wire shapes shared by the inventory's parts: items, categories/locations and settings, as
@@ -7,7 +8,7 @@ import { Nullable } from '../http/schemas.js';
  */
 
 /** Shared route documentation: every inventory route needs a signed-in user. */
-export const common = { tags: ['inventory'], security: [{ bearer: [] }] };
+export const common = docs('inventory');
 export const WHO = 'Any signed-in user, on their own inventory';
 
 /** Client-chosen item ids: UUIDs in practice; any short token of safe characters is accepted. */

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
 import { errors, refTo } from '../http/schemas.js';
+import { docs } from '../http/route-docs.js';
 import { MessageSchema, SendBody } from './messages.mapper.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type MessagesService } from './messages.service.js';
 
@@ -27,7 +28,7 @@ export function messageRoutes(deps: {
     app.addSchema(MessageSchema);
     const Message = refTo(MessageSchema);
     guards.guardRoutes(app, guards.authenticate);
-    const common = { tags: ['messages'], security: [{ bearer: [] }] };
+    const common = docs('messages');
 
     app.post(
       '/api/messages',

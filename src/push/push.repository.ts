@@ -1,5 +1,5 @@
 import type { Executor } from '../db/executor.js';
-import { claimLease } from '../db/lease.js';
+import { claimLease, dueRows } from '../db/lease.js';
 import type {
   PushDeliveriesTable,
   PushSubscriptionsTable,
@@ -80,15 +80,7 @@ export async function insertDeliveries(db: Executor, rows: PushDeliveriesTable[]
 }
 
 export function dueDeliveries(db: Executor, now: number, maxAttempts: number, limit: number) {
-  return db
-    .selectFrom('push_deliveries')
-    .selectAll()
-    .where('delivered_at', 'is', null)
-    .where('next_attempt_at', '<=', now)
-    .where('attempts', '<', maxAttempts)
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
+  return dueRows(db, 'push_deliveries', now, maxAttempts, limit);
 }
 
 export function findDelivery(db: Executor, id: string) {

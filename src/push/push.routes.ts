@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
 import { errors, refTo } from '../http/schemas.js';
+import { noContent } from '../http/route-docs.js';
 import { PushSubscriptionSchema, SubscribeBody, VapidSchema } from './push.schemas.js';
 import type { PushService } from './push.service.js';
 
@@ -68,10 +69,7 @@ export function pushRoutes(deps: { push: PushService; guards: Guards }): Fastify
           response: { 204: Type.Null(), ...errors(401, 404) },
         },
       },
-      async (request, reply) => {
-        await push.remove(callerOf(request), request.params.id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, push.remove(callerOf(request), request.params.id)),
     );
   };
 }

@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../http/errors.js';
 import { errors } from '../http/schemas.js';
 import { FILE_HEADERS, PAGE_HEADERS } from '../http/security-headers.js';
-import { sendFile } from '../http/send-file.js';
+import { sendFile, type FileResponse as SentFile } from '../http/send-file.js';
 import { FAVICON_ICO } from './favicon.js';
 import { originOf } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';
@@ -15,6 +15,24 @@ const FileResponse = { 200: Type.String({ description: 'the file' }), ...errors(
 function encodedPathBelow(request: FastifyRequest, prefix: string): string {
   const pathname = request.url.split('?')[0]!;
   return pathname.startsWith(prefix) ? pathname.slice(prefix.length) : '';
+}
+
+/** Serves the file that `find` resolves for the still-encoded path below `prefix`, else 404. */
+function filesBelow(
+  releases: ReleasesService,
+  prefix: string,
+  find: 'assetFile' | 'staticFile',
+  sent: Pick<SentFile, 'cacheControl' | 'ranges'>,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = await releases[find](encodedPathBelow(request, prefix));
+    if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
+    return sendFile(request, reply, {
+      ...sent,
+      path: file,
+      contentType: releases.contentTypeOf(file),
+    });
+  };
 }
 
 /** Public pages and files: `/`, `/admin/`, the built `/assets/*`, and `/static/*` from the data dir. */
@@ -112,16 +130,10 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
         params: WildcardParams,
         response: FileResponse,
       },
-      handler: async (request, reply) => {
-        const file = await releases.assetFile(encodedPathBelow(request, '/assets/'));
-        if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
-        return sendFile(request, reply, {
-          path: file,
-          contentType: releases.contentTypeOf(file),
-          cacheControl: 'public, max-age=31536000, immutable',
-          ranges: false,
-        });
-      },
+      handler: filesBelow(releases, '/assets/', 'assetFile', {
+        cacheControl: 'public, max-age=31536000, immutable',
+        ranges: false,
+      }),
     });
 
     app.route({
@@ -135,15 +147,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
         params: WildcardParams,
         response: { ...FileResponse, 206: Type.String(), 304: Type.Null(), ...errors(412, 416) },
       },
-      handler: async (request, reply) => {
-        const file = await releases.staticFile(encodedPathBelow(request, '/static/'));
-        if (!file) throw notFound(`No file at ${request.url.split('?')[0]}`);
-        return sendFile(request, reply, {
-          path: file,
-          contentType: releases.contentTypeOf(file),
-          cacheControl: 'no-cache',
-        });
-      },
+      handler: filesBelow(releases, '/static/', 'staticFile', { cacheControl: 'no-cache' }),
     });
   };
 }

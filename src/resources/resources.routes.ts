@@ -3,6 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { callerOf, type Guards } from '../http/auth.js';
 import { originOf } from '../http/origin.js';
 import { errors, refTo } from '../http/schemas.js';
+import { docs, noContent } from '../http/route-docs.js';
 import { FILE_HEADERS } from '../http/security-headers.js';
 import { sendDownload } from './resources.download.js';
 import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './resources.formats.js';
@@ -36,8 +37,8 @@ export function resourceRoutes(deps: {
       app.addSchema(schema);
     }
     const Resource = refTo(ResourceSchema);
-    const user = { tags: ['resources'], security: [{ bearer: [] }] };
-    const admin = { tags: ['admin: resources'], security: [{ bearer: [] }] };
+    const user = docs('resources');
+    const admin = docs('admin: resources');
 
     app.get(
       '/api/resources',
@@ -132,10 +133,7 @@ export function resourceRoutes(deps: {
           response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
         },
       },
-      async (request, reply) => {
-        await resources.delete(request.params.guid);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, resources.delete(request.params.guid)),
     );
 
     app.post(

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
 import { errors } from '../http/schemas.js';
+import { docs } from '../http/route-docs.js';
 import type { UsersService } from './users.service.js';
 
 const DirectoryEntry = Type.Object({
@@ -23,8 +24,7 @@ export function directoryRoutes(deps: {
       {
         onRequest: guards.authenticate,
         schema: {
-          tags: ['messages'],
-          security: [{ bearer: [] }],
+          ...docs('messages'),
           summary: 'Every user except the caller, by username (any signed-in user)',
           response: { 200: Type.Array(DirectoryEntry), ...errors(401) },
         },

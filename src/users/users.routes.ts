@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Guards } from '../http/auth.js';
 import { callerOf } from '../http/auth.js';
 import { errors, IdParams } from '../http/schemas.js';
+import { docs, noContent } from '../http/route-docs.js';
 import type { UsersService } from './users.service.js';
 
 const UserCredentials = Type.Object(
@@ -17,7 +18,7 @@ export function adminUserRoutes(deps: {
   const { users, guards } = deps;
   return async (app) => {
     guards.guardRoutes(app, guards.requireAdmin);
-    const common = { tags: ['admin: users'], security: [{ bearer: [] }] };
+    const common = docs('admin: users');
 
     app.get(
       '/api/admin/users',
@@ -78,14 +79,12 @@ export function adminUserRoutes(deps: {
           response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409) },
         },
       },
-      async (request, reply) => {
-        await users.delete(request.params.id, callerOf(request).id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) =>
+        noContent(reply, users.delete(request.params.id, callerOf(request).id)),
     );
 
     // membership is documented with the inventories; it is a change of the user row
-    const membership = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
+    const membership = docs('admin: inventories');
 
     app.put(
       '/api/admin/users/:id/inventory',

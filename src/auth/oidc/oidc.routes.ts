@@ -7,6 +7,7 @@ import { callerOf } from '../../http/auth.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { originOf } from '../../http/origin.js';
 import { errors, refTo } from '../../http/schemas.js';
+import { noContent } from '../../http/route-docs.js';
 import { LoginResponseSchema } from '../auth.schemas.js';
 import { CALLBACK_PATH, type OidcService } from './oidc.service.js';
 import {
@@ -197,10 +198,7 @@ export function oidcRoutes(deps: {
           response: { 204: Type.Null(), ...errors(401, 404) },
         },
       },
-      async (request, reply) => {
-        await enabled().unlink(callerOf(request).id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, enabled().unlink(callerOf(request).id)),
     );
   };
 }

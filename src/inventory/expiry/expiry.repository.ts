@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/executor.js';
-import { claimLease } from '../../db/lease.js';
+import { claimLease, dueRows } from '../../db/lease.js';
 import { Prepared } from '../../db/prepared.js';
 import type {
   ExpiryDigestsTable,
@@ -82,15 +82,7 @@ export async function insertDelivery(db: Executor, row: WebhookDeliveriesTable):
 }
 
 export function dueDeliveries(db: Executor, now: number, maxAttempts: number, limit: number) {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('delivered_at', 'is', null)
-    .where('attempts', '<', maxAttempts)
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
+  return dueRows(db, 'webhook_deliveries', now, maxAttempts, limit);
 }
 
 /** Takes a due delivery for one attempt: only one instance moves `next_attempt_at` from `seen`. */

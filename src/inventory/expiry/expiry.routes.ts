@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, type Guards } from '../../http/auth.js';
 import { errors, IdParams, refTo } from '../../http/schemas.js';
+import { docs, noContent } from '../../http/route-docs.js';
 import { common, WHO } from '../inventory.schemas.js';
 import {
   ExpiringItemSchema,
@@ -73,7 +74,7 @@ export function adminWebhookRoutes(deps: {
   return async (app) => {
     app.addSchema(WebhookSchema);
     guards.guardRoutes(app, guards.requireAdmin);
-    const admin = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
+    const admin = docs('admin: inventories');
     const Webhook = refTo(WebhookSchema);
 
     app.get(
@@ -115,10 +116,7 @@ export function adminWebhookRoutes(deps: {
           response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
         },
       },
-      async (request, reply) => {
-        await webhooks.remove(request.params.id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) => noContent(reply, webhooks.remove(request.params.id)),
     );
   };
 }

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
+import { noContent } from '../../http/route-docs.js';
 import { EpochMs, ItemId, ItemInput, ItemPatch, common, WHO } from '../inventory.schemas.js';
 import type { ItemsService } from './items.service.js';
 
@@ -100,10 +101,11 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
           response: { 204: Type.Null(), ...errors(400, 401, 409) },
         },
       },
-      async (request, reply) => {
-        await items.remove(callerOf(request), request.params.id, request.query.lastUpdated);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) =>
+        noContent(
+          reply,
+          items.remove(callerOf(request), request.params.id, request.query.lastUpdated),
+        ),
     );
   };
 }

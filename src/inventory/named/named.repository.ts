@@ -18,20 +18,24 @@ export function listNamed(db: Executor, table: NamedTable, inventoryId: string, 
 }
 
 export function findNamed(db: Executor, table: NamedTable, inventoryId: string, id: number) {
-  return db
-    .selectFrom(table)
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findOne(db, table, inventoryId, { id });
 }
 
 export function findNamedByKey(db: Executor, table: NamedTable, inventoryId: string, key: string) {
+  return findOne(db, table, inventoryId, { name_key: key });
+}
+
+function findOne(
+  db: Executor,
+  table: NamedTable,
+  inventoryId: string,
+  match: { id: number } | { name_key: string },
+) {
   return db
     .selectFrom(table)
     .selectAll()
     .where('inventory_id', '=', inventoryId)
-    .where('name_key', '=', key)
+    .where((eb) => eb.and(match))
     .executeTakeFirst();
 }
 

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
+import { noContent } from '../../http/route-docs.js';
 import { NamedId, NamedInput, common, WHO } from '../inventory.schemas.js';
 import type { NamedService } from './named.service.js';
 
@@ -73,10 +74,8 @@ export function namedRoutes(
           response: { 204: Type.Null(), ...errors(400, 401, 409) },
         },
       },
-      async (request, reply) => {
-        await service.remove(callerOf(request), request.params.id);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) =>
+        noContent(reply, service.remove(callerOf(request), request.params.id)),
     );
   };
 }

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../http/auth.js';
 import { errors } from '../../http/schemas.js';
+import { noContent } from '../../http/route-docs.js';
 import { SettingsInput, common, WHO } from '../inventory.schemas.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -42,10 +43,8 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncTyp
           response: { 204: Type.Null(), ...errors(400, 401, 409) },
         },
       },
-      async (request, reply) => {
-        await settings.remove(callerOf(request), request.params.key);
-        return reply.status(204).send(null);
-      },
+      async (request, reply) =>
+        noContent(reply, settings.remove(callerOf(request), request.params.key)),
     );
   };
 }
