@@ -32,6 +32,8 @@ export interface Config {
   /** `auto`: human-readable when stdout is a terminal, JSON otherwise */
   logFormat: 'auto' | 'json' | 'pretty';
   backupDir: string;
+  /** where files live: the data dir's folders (default) or an S3-compatible bucket */
+  storage: StorageConfig;
   /** 0 disables scheduled backups */
   backupIntervalSeconds: number;
   backupKeep: number;
@@ -109,6 +111,18 @@ export interface ServerLimits {
   /** open connections (sockets included) beyond this are refused at once */
   maxConnections: number;
 }
+
+export type StorageConfig =
+  | { kind: 'folder' }
+  | {
+      kind: 's3';
+      endpoint: string | null;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -226,6 +240,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     logLevel,
     logFormat,
     backupDir: path.resolve(cwd, read('BACKUP_DIR') ?? '/backups'),
+    storage: storageConfig(read, fail, bool),
     backupIntervalSeconds: duration('BACKUP_INTERVAL', 24 * 3600, true),
     backupKeep: integer('BACKUP_KEEP', 14, 1, 10_000),
     loginRateLimit: integer('LOGIN_RATE_LIMIT', 10, 1, 1_000_000),
@@ -256,6 +271,36 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
 
 type Read = (name: string) => string | undefined;
 type Fail = (name: string, why: string, value: string) => never;
+
+/** LARDER_STORAGE=folder (default) or s3 with its LARDER_S3_* settings; secrets never echoed. */
+function storageConfig(read: Read, fail: Fail, bool: (name: string) => boolean): StorageConfig {
+  const kind = read('STORAGE') ?? 'folder';
+  if (kind === 'folder') return { kind };
+  if (kind !== 's3') return fail('STORAGE', 'must be folder or s3', kind);
+  const required = (name: string): string =>
+    read(name) ?? fail(name, 'required when LARDER_STORAGE=s3', '');
+  const endpoint = read('S3_ENDPOINT') ?? null;
+  if (endpoint !== null && !/^https?:\/\/[^/\s]+/.test(endpoint)) {
+    fail('S3_ENDPOINT', 'must be an http:// or https:// URL', endpoint);
+  }
+  const bucket = required('S3_BUCKET');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    fail('S3_BUCKET', 'must be a bucket name (3-63 of a-z 0-9 . -)', bucket);
+  }
+  const accessKeyId = required('S3_ACCESS_KEY_ID');
+  if (read('S3_SECRET_ACCESS_KEY') === undefined) {
+    fail('S3_SECRET_ACCESS_KEY', 'required when LARDER_STORAGE=s3', '');
+  }
+  return {
+    kind,
+    endpoint,
+    bucket,
+    region: read('S3_REGION') ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey: read('S3_SECRET_ACCESS_KEY')!,
+    forcePathStyle: bool('S3_FORCE_PATH_STYLE'),
+  };
+}
 
 function passwordSignIn(raw: string | undefined, fail: Fail): Config['passwordSignIn'] {
   if (raw === undefined) return 'on';
