@@ -29,6 +29,8 @@ import type { EventBus } from '../realtime/bus.js';
 import { createSocketHub, type SocketHub } from '../realtime/hub.js';
 import { createAnalysisPool } from '../resources/analysis/analysis.pool.js';
 import { createResourcesService, type ResourcesService } from '../resources/resources.service.js';
+import { createAppStorage } from '../storage/app-storage.js';
+import type { Storage } from '../storage/storage.js';
 import { createUsersService, type UsersService } from '../users/users.service.js';
 
 /** Everything the features are built from; tests reach the same objects through app.larder. */
@@ -58,6 +60,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Web Push to closed apps: VAPID keys, subscriptions, the push outbox */
   push: PushService;
+  /** where files live: resources, staging, backups and the APK (a folder or S3) */
+  storage: Storage;
 }
 
 declare module 'fastify' {
@@ -117,7 +121,8 @@ async function services(
         log,
       })
     : null;
-  const backups = createBackupsService({ database, config, clock, log });
+  const files = createAppStorage(config, log);
+  const backups = createBackupsService({ database, config, clock, log, storage: files });
   const hub = createSocketHub({
     bus,
     log,
@@ -154,7 +159,7 @@ async function services(
   });
   const resources = createResourcesService({
     db,
-    dataDir: config.dataDir,
+    files,
     clock,
     log,
     analysis,
@@ -194,6 +199,7 @@ async function services(
     resources,
     metrics,
     push,
+    storage: files.storage,
   };
   app.decorate('larder', context);
   // a backup asked for over HTTP finishes, and its response goes out, before connections close
@@ -206,6 +212,7 @@ async function services(
     hub.close(); // says goodbye over the bus, which closes after this
     await analysis.close();
     await hasher.close();
+    files.storage.close();
   });
 
   await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);

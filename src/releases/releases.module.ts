@@ -8,7 +8,7 @@ import { createWebAssets } from './web-assets.js';
 import { webRoutes } from './web.routes.js';
 
 /**
- * Wires the release feature: version store, service, `/api/version`, `/api/admin/version`, `/`,
+ * Wires the release feature: version store, service, `/api/version`, `/api/admin/version`, `PUT /api/admin/apk`, `/`,
  * `/admin/`, `/assets/*` and `/static/*`. `webDist` overrides where the built web assets live.
  */
 export function releasesModule(deps: {
@@ -23,14 +23,15 @@ export function releasesModule(deps: {
     fallback: { versionCode: config.versionCode, versionName: config.versionName },
     onInvalidFile: (why) => log.warn({ why }, 'version.json ignored; using the configured version'),
   });
-  const releases = createReleasesService({
-    store,
-    web: createWebAssets(deps.webDist),
-    dataDir: config.dataDir,
-    appName: config.appName,
-    apkFile: config.apkFile,
-  });
   return async (app) => {
+    const releases = createReleasesService({
+      store,
+      web: createWebAssets(deps.webDist),
+      storage: app.larder.storage,
+      dataDir: config.dataDir,
+      appName: config.appName,
+      apkFile: config.apkFile,
+    });
     await app.register(releaseRoutes({ releases, guards }));
     await app.register(webRoutes({ releases }));
   };
