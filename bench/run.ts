@@ -6,6 +6,7 @@
  *   npm run bench -- --case patch      one case (repeatable); --pg for PostgreSQL; --help for all
  *   npm run bench -- --case offline-sync   a week's offline queue: one batch against 1,000 PATCHes
  *   npm run bench -- --case web-push   1,000 closed apps, messages at 100/s pushed through a stand-in
+ *   npm run bench -- --case bus        events/s between two instances: NOTIFY against NATS
  *
  * The server runs as in production (`node dist/main.js`, compiled first when stale) as its own
  * process on loopback with a temporary data dir (on PostgreSQL its own schema); the load comes from
@@ -13,6 +14,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
+import { bus } from './cases/bus.js';
 import { socketCases } from './cases/sockets.js';
 import { commitSync, inventoryGet, inventoryGetGzip, messages, patch } from './cases/http.js';
 import { snapshot, startup } from './cases/large.js';
@@ -148,6 +150,9 @@ async function main(): Promise<number> {
   }
   if (wants('web-push')) {
     await results.attempt('web-push', () => webPush(o, log));
+  }
+  if (wants('bus')) {
+    await results.attempt('bus', () => bus(o, log));
   }
   if (wants('snapshot', 'startup')) {
     await results.attempt('large inventory', async () => {

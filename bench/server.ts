@@ -100,29 +100,31 @@ function listening(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Pings /health every `everyMs` (without waiting for earlier answers) until stopped. */
+/**
+ * Pings /health every `everyMs` (without waiting for earlier answers) until stopped; then the
+ * slowest answer, counted from when its ping was sent, and how many failed or were not 200.
+ */
 export function probeHealth(base: string, everyMs = 50) {
-  let worst = 0;
-  let failures = 0;
-  const pending: Promise<void>[] = [];
+  const answers: Promise<{ ms: number; ok: boolean }>[] = [];
   const ping = () => {
     const sent = performance.now();
-    pending.push(
-      fetch(`${base}/health`).then(
-        async (res) => {
-          await res.arrayBuffer();
-          if (res.status !== 200) failures++;
-          worst = Math.max(worst, performance.now() - sent);
-        },
-        () => void failures++,
-      ),
+    const answer = fetch(`${base}/health`).then(
+      async (res) => {
+        await res.arrayBuffer();
+        return { ms: performance.now() - sent, ok: res.status === 200 };
+      },
+      () => ({ ms: 0, ok: false }),
     );
+    answers.push(answer);
   };
   ping(); // at once too, so that even a quick request is probed
   const timer = setInterval(ping, everyMs);
   return async () => {
     clearInterval(timer);
-    await Promise.all(pending);
-    return { worst, failures };
+    const all = await Promise.all(answers);
+    return {
+      worst: all.reduce((worst, a) => Math.max(worst, a.ms), 0),
+      failures: all.filter((a) => !a.ok).length,
+    };
   };
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, isValidPassword, loadConfigFromEnvironment, type Config } from './config.js';
+import { ConfigError, loadConfigFromEnvironment, type Config } from './config.js';
+import { isValidPassword } from './users/users.rules.js';
 import type { Database } from './db/database.js';
 import { CliFailure, readNewPassword } from './cli-password.js';
 import { LARDER_VERSION } from './version.js';

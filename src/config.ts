@@ -1,12 +1,13 @@
 import path from 'node:path';
-import { invalidAllowEntry } from './outbound/allow-list.js';
+import { ConfigError, readVariables, type Env } from './config/config.read.js';
+import { OidcVariables, Variables } from './config/config.schema.js';
 
-/** The default deadline of one file analysis (LARDER_ANALYZE_TIMEOUT). */
-export const ANALYSIS_DEADLINE_MS = 30_000;
+export { ConfigError } from './config/config.read.js';
+export { parseDuration } from './config/config.kinds.js';
 
 /**
- * Every LARDER_* variable, parsed and validated once. This module is the only reader of
- * process.env; everything else receives a Config.
+ * Every LARDER_* variable, parsed and validated once through ConfigSchema (src/config/). This
+ * module is the only reader of process.env; everything else receives a Config.
  */
 export interface Config {
   host: string;
@@ -16,6 +17,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (created when missing). */
   databaseSchema: string;
+  /** null: events go through the database (PostgreSQL NOTIFY, or in-process on SQLite) */
+  busUrl: string | null;
   adminUsername: string;
   adminPassword: string | null;
   adminToken: string | null;
@@ -32,8 +35,6 @@ export interface Config {
   /** `auto`: human-readable when stdout is a terminal, JSON otherwise */
   logFormat: 'auto' | 'json' | 'pretty';
   backupDir: string;
-  /** where files live: the data dir's folders (default) or an S3-compatible bucket */
-  storage: StorageConfig;
   /** 0 disables scheduled backups */
   backupIntervalSeconds: number;
   backupKeep: number;
@@ -112,300 +113,90 @@ export interface ServerLimits {
   maxConnections: number;
 }
 
-export type StorageConfig =
-  | { kind: 'folder' }
-  | {
-      kind: 's3';
-      endpoint: string | null;
-      bucket: string;
-      region: string;
-      accessKeyId: string;
-      secretAccessKey: string;
-      forcePathStyle: boolean;
-    };
-
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 export function loadConfigFromEnvironment(): Config {
   return loadConfig(process.env);
 }
 
+/**
+ * The Config `env` sets (directories relative to `cwd`), every variable read through the schema
+ * in src/config/; an unusable one throws a ConfigError naming it.
+ */
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
-  const read = (name: string): string | undefined => {
-    const value = env[`LARDER_${name}`];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-  const fail = (name: string, why: string, value: string): never => {
-    throw new ConfigError(`LARDER_${name}: ${why} (got "${value}")`);
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!/^-?\d+$/.test(raw) || n < min || n > max) {
-      fail(name, `must be a whole number from ${min} to ${max}`, raw);
-    }
-    return n;
-  };
-  const duration = (name: string, fallbackSeconds: number, allowZero = false): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallbackSeconds;
-    const seconds = parseDuration(raw);
-    if (seconds === null || (!allowZero && seconds === 0)) {
-      fail(name, 'must be a duration such as 900, 15m, 12h or 30d', raw);
-    }
-    return seconds as number;
-  };
-  const bool = (name: string): boolean => {
-    const raw = read(name);
-    if (raw === undefined) return false;
-    if (/^(1|true|yes|on)$/i.test(raw)) return true;
-    if (/^(0|false|no|off)$/i.test(raw)) return false;
-    return fail(name, 'must be true or false', raw);
-  };
-
-  const databaseUrl = read('DATABASE_URL') ?? null;
-  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    fail('DATABASE_URL', 'must start with postgres:// or postgresql:// (unset it for SQLite)', '…');
+  const vars = readVariables(Variables, env);
+  if (vars.LARDER_BUS_URL !== undefined && vars.LARDER_DATABASE_URL === undefined) {
+    throw new ConfigError(
+      'LARDER_BUS_URL: needs LARDER_DATABASE_URL (SQLite serves one instance; its events stay in-process) (got "…")',
+    );
   }
-  const databaseSchema = read('DATABASE_SCHEMA') ?? 'public';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
-    fail('DATABASE_SCHEMA', 'must be a lower-case SQL identifier', databaseSchema);
+  if (vars.LARDER_REQUEST_TIMEOUT < vars.LARDER_HEADERS_TIMEOUT) {
+    throw new ConfigError(
+      `LARDER_REQUEST_TIMEOUT: must not be shorter than LARDER_HEADERS_TIMEOUT (got "${vars.LARDER_REQUEST_TIMEOUT}")`,
+    );
   }
-  const logLevel = read('LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel))
-    fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
-  const rawLogFormat = read('LOG_FORMAT') ?? 'auto';
-  const logFormat =
-    rawLogFormat === 'auto' || rawLogFormat === 'json' || rawLogFormat === 'pretty'
-      ? rawLogFormat
-      : fail('LOG_FORMAT', 'must be auto, json or pretty', rawLogFormat);
-  const adminUsername = read('ADMIN_USERNAME') ?? 'admin';
-  if (!USERNAME_PATTERN.test(adminUsername)) {
-    fail('ADMIN_USERNAME', 'must be 3-32 characters of A-Z a-z 0-9 . _ -', adminUsername);
-  }
-  const adminPassword = env.LARDER_ADMIN_PASSWORD || null;
-  if (adminPassword !== null && !isValidPassword(adminPassword)) {
-    throw new ConfigError('LARDER_ADMIN_PASSWORD: must be 8 to 72 bytes long');
-  }
-  const jwtSecret = env.LARDER_JWT_SECRET || null;
-  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) {
-    throw new ConfigError('LARDER_JWT_SECRET: must be at least 32 bytes long');
-  }
-  const apkFile = read('APK_FILE') ?? 'larder.apk';
-  if (!/^[A-Za-z0-9._-]+$/.test(apkFile) || apkFile.startsWith('.')) {
-    fail('APK_FILE', 'must be a plain file name', apkFile);
-  }
-  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? 'data');
-  const publicUrl = read('PUBLIC_URL') ?? null;
-  if (publicUrl !== null && !isPublicUrl(publicUrl)) {
-    fail('PUBLIC_URL', 'must be an http:// or https:// URL without query or fragment', publicUrl);
-  }
-  const outboundAllow = (read('OUTBOUND_ALLOW') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  for (const entry of outboundAllow) {
-    const why = invalidAllowEntry(entry);
-    if (why) fail('OUTBOUND_ALLOW', why, entry);
-  }
-  const headersTimeout = duration('HEADERS_TIMEOUT', 20);
-  const requestTimeout = duration('REQUEST_TIMEOUT', 300);
-  if (requestTimeout < headersTimeout) {
-    fail('REQUEST_TIMEOUT', 'must not be shorter than LARDER_HEADERS_TIMEOUT', `${requestTimeout}`);
-  }
-
+  const issuer = vars.LARDER_OIDC_ISSUER;
   return {
-    host: read('HOST') ?? '0.0.0.0',
-    port: integer('PORT', 8080, 0, 65535),
-    dataDir,
-    databaseUrl,
-    databaseSchema,
-    adminUsername,
-    adminPassword,
-    adminToken: env.LARDER_ADMIN_TOKEN || null,
-    jwtSecret,
-    accessTokenTtlSeconds: duration('ACCESS_TOKEN_TTL', 15 * 60),
-    refreshTokenTtlSeconds: duration('REFRESH_TOKEN_TTL', 30 * 24 * 3600),
-    bcryptCost: integer('BCRYPT_COST', 12, 4, 15),
-    appName: read('APP_NAME') ?? 'Larder',
-    versionCode: integer('VERSION_CODE', 1, 0, 2_100_000_000),
-    versionName: read('VERSION_NAME') ?? '1.0.0',
-    apkFile,
-    trustProxy: bool('TRUST_PROXY'),
-    logLevel,
-    logFormat,
-    backupDir: path.resolve(cwd, read('BACKUP_DIR') ?? '/backups'),
-    storage: storageConfig(read, fail, bool),
-    backupIntervalSeconds: duration('BACKUP_INTERVAL', 24 * 3600, true),
-    backupKeep: integer('BACKUP_KEEP', 14, 1, 10_000),
-    loginRateLimit: integer('LOGIN_RATE_LIMIT', 10, 1, 1_000_000),
-    loginRateWindowSeconds: duration('LOGIN_RATE_WINDOW', 15 * 60),
-    analyzeWorkers: integer('ANALYZE_WORKERS', 1, 1, 16),
-    analyzeTimeoutSeconds: duration('ANALYZE_TIMEOUT', ANALYSIS_DEADLINE_MS / 1000),
-    timeZone: timeZone(read('TZ'), fail),
-    messagesPerMinute: integer('MESSAGES_PER_MINUTE', 120, 1, 1_000_000),
-    socketsPerUser: integer('SOCKETS_PER_USER', 16, 1, 10_000),
-    clockSkewMs: duration('CLOCK_SKEW', 60, true) * 1000,
-    overloadEventLoopDelayMs: integer('OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
-    overloadHeapMb: integer('OVERLOAD_HEAP_MB', 0, 0, 1_000_000),
-    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
-    outboundAllow,
+    host: vars.LARDER_HOST,
+    port: vars.LARDER_PORT,
+    dataDir: path.resolve(cwd, vars.LARDER_DATA_DIR),
+    databaseUrl: vars.LARDER_DATABASE_URL ?? null,
+    databaseSchema: vars.LARDER_DATABASE_SCHEMA,
+    busUrl: vars.LARDER_BUS_URL ?? null,
+    adminUsername: vars.LARDER_ADMIN_USERNAME,
+    adminPassword: vars.LARDER_ADMIN_PASSWORD ?? null,
+    adminToken: vars.LARDER_ADMIN_TOKEN ?? null,
+    jwtSecret: vars.LARDER_JWT_SECRET ?? null,
+    accessTokenTtlSeconds: vars.LARDER_ACCESS_TOKEN_TTL,
+    refreshTokenTtlSeconds: vars.LARDER_REFRESH_TOKEN_TTL,
+    bcryptCost: vars.LARDER_BCRYPT_COST,
+    appName: vars.LARDER_APP_NAME,
+    versionCode: vars.LARDER_VERSION_CODE,
+    versionName: vars.LARDER_VERSION_NAME,
+    apkFile: vars.LARDER_APK_FILE,
+    trustProxy: vars.LARDER_TRUST_PROXY,
+    logLevel: vars.LARDER_LOG_LEVEL,
+    logFormat: vars.LARDER_LOG_FORMAT,
+    backupDir: path.resolve(cwd, vars.LARDER_BACKUP_DIR),
+    backupIntervalSeconds: vars.LARDER_BACKUP_INTERVAL,
+    backupKeep: vars.LARDER_BACKUP_KEEP,
+    loginRateLimit: vars.LARDER_LOGIN_RATE_LIMIT,
+    loginRateWindowSeconds: vars.LARDER_LOGIN_RATE_WINDOW,
+    analyzeWorkers: vars.LARDER_ANALYZE_WORKERS,
+    analyzeTimeoutSeconds: vars.LARDER_ANALYZE_TIMEOUT,
+    timeZone: vars.LARDER_TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    messagesPerMinute: vars.LARDER_MESSAGES_PER_MINUTE,
+    socketsPerUser: vars.LARDER_SOCKETS_PER_USER,
+    clockSkewMs: vars.LARDER_CLOCK_SKEW * 1000,
+    overloadEventLoopDelayMs: vars.LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS,
+    overloadHeapMb: vars.LARDER_OVERLOAD_HEAP_MB,
+    publicUrl: vars.LARDER_PUBLIC_URL ?? null,
+    outboundAllow: vars.LARDER_OUTBOUND_ALLOW ?? [],
     server: {
-      headersTimeoutMs: headersTimeout * 1000,
-      requestTimeoutMs: requestTimeout * 1000,
-      bodyMinRate: integer('BODY_MIN_RATE', 500, 0, 1_000_000_000),
-      bodyMinRateAfterMs: duration('BODY_MIN_RATE_AFTER', 20) * 1000,
-      keepAliveTimeoutMs: duration('KEEP_ALIVE_TIMEOUT', 10) * 1000,
-      maxRequestsPerSocket: integer('MAX_REQUESTS_PER_SOCKET', 1000, 0, 1_000_000),
-      maxConnections: integer('MAX_CONNECTIONS', 16_384, 1, 1_000_000),
+      headersTimeoutMs: vars.LARDER_HEADERS_TIMEOUT * 1000,
+      requestTimeoutMs: vars.LARDER_REQUEST_TIMEOUT * 1000,
+      bodyMinRate: vars.LARDER_BODY_MIN_RATE,
+      bodyMinRateAfterMs: vars.LARDER_BODY_MIN_RATE_AFTER * 1000,
+      keepAliveTimeoutMs: vars.LARDER_KEEP_ALIVE_TIMEOUT * 1000,
+      maxRequestsPerSocket: vars.LARDER_MAX_REQUESTS_PER_SOCKET,
+      maxConnections: vars.LARDER_MAX_CONNECTIONS,
     },
-    oidc: oidcConfig(read, fail, bool),
-    passwordSignIn: passwordSignIn(read('PASSWORD_SIGN_IN'), fail),
+    oidc: issuer === undefined ? null : oidcConfig(issuer, env),
+    passwordSignIn: vars.LARDER_PASSWORD_SIGN_IN,
   };
 }
 
-type Read = (name: string) => string | undefined;
-type Fail = (name: string, why: string, value: string) => never;
-
-/** LARDER_STORAGE=folder (default) or s3 with its LARDER_S3_* settings; secrets never echoed. */
-function storageConfig(read: Read, fail: Fail, bool: (name: string) => boolean): StorageConfig {
-  const kind = read('STORAGE') ?? 'folder';
-  if (kind === 'folder') return { kind };
-  if (kind !== 's3') return fail('STORAGE', 'must be folder or s3', kind);
-  const required = (name: string): string =>
-    read(name) ?? fail(name, 'required when LARDER_STORAGE=s3', '');
-  const endpoint = read('S3_ENDPOINT') ?? null;
-  if (endpoint !== null && !/^https?:\/\/[^/\s]+/.test(endpoint)) {
-    fail('S3_ENDPOINT', 'must be an http:// or https:// URL', endpoint);
-  }
-  const bucket = required('S3_BUCKET');
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-    fail('S3_BUCKET', 'must be a bucket name (3-63 of a-z 0-9 . -)', bucket);
-  }
-  const accessKeyId = required('S3_ACCESS_KEY_ID');
-  if (read('S3_SECRET_ACCESS_KEY') === undefined) {
-    fail('S3_SECRET_ACCESS_KEY', 'required when LARDER_STORAGE=s3', '');
-  }
-  return {
-    kind,
-    endpoint,
-    bucket,
-    region: read('S3_REGION') ?? 'us-east-1',
-    accessKeyId,
-    secretAccessKey: read('S3_SECRET_ACCESS_KEY')!,
-    forcePathStyle: bool('S3_FORCE_PATH_STYLE'),
-  };
-}
-
-function passwordSignIn(raw: string | undefined, fail: Fail): Config['passwordSignIn'] {
-  if (raw === undefined) return 'on';
-  const value = raw.toLowerCase();
-  return value === 'on' || value === 'admins' || value === 'off'
-    ? value
-    : fail('PASSWORD_SIGN_IN', 'must be on, admins or off', raw);
-}
-
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/** The LARDER_OIDC_* settings; null (off) unless an issuer is set. */
-function oidcConfig(read: Read, fail: Fail, bool: (name: string) => boolean): OidcConfig | null {
-  const issuer = read('OIDC_ISSUER');
-  if (issuer === undefined) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(issuer);
-  } catch {
-    fail('OIDC_ISSUER', 'must be a URL such as https://auth.example.org', issuer);
-  }
-  const secure = url!.protocol === 'https:';
-  if (!secure && !(url!.protocol === 'http:' && LOOPBACK_HOST.test(url!.hostname))) {
-    fail('OIDC_ISSUER', 'must be https:// (http:// only on a loopback address)', issuer);
-  }
-  const clientId = read('OIDC_CLIENT_ID');
-  if (clientId === undefined) fail('OIDC_CLIENT_ID', 'must be set with LARDER_OIDC_ISSUER', '');
-  const appRedirectUris = (read('OIDC_APP_REDIRECT_URIS') ?? '')
-    .split(',')
-    .map((uri) => uri.trim())
-    .filter((uri) => uri !== '');
-  for (const uri of appRedirectUris) {
-    if (!isAppRedirectUri(uri)) {
-      fail('OIDC_APP_REDIRECT_URIS', 'each must be an absolute URI such as larder://oidc', uri);
-    }
-  }
-  const scopes = read('OIDC_SCOPES') ?? 'openid profile email';
-  if (!scopes.split(/\s+/).includes('openid')) {
-    fail('OIDC_SCOPES', 'must include openid', scopes);
-  }
+/** The LARDER_OIDC_* settings of an issuer. */
+function oidcConfig(issuer: string, env: Env): OidcConfig {
+  const oidc = readVariables(OidcVariables, env);
   return {
     issuer, // as the provider spells it: Authentik's ends with a slash, and it is compared exactly
-    clientId: clientId!,
-    clientSecret: read('OIDC_CLIENT_SECRET') ?? null,
-    scopes,
-    groupsClaim: read('OIDC_GROUPS_CLAIM') ?? 'groups',
-    adminGroup: read('OIDC_ADMIN_GROUP') ?? null,
-    allowedGroup: read('OIDC_ALLOWED_GROUP') ?? null,
-    autoCreate: bool('OIDC_AUTO_CREATE'),
-    appRedirectUris,
-    label: read('OIDC_LABEL') ?? url!.hostname,
+    clientId: oidc.LARDER_OIDC_CLIENT_ID,
+    clientSecret: oidc.LARDER_OIDC_CLIENT_SECRET ?? null,
+    scopes: oidc.LARDER_OIDC_SCOPES,
+    groupsClaim: oidc.LARDER_OIDC_GROUPS_CLAIM,
+    adminGroup: oidc.LARDER_OIDC_ADMIN_GROUP ?? null,
+    allowedGroup: oidc.LARDER_OIDC_ALLOWED_GROUP ?? null,
+    autoCreate: oidc.LARDER_OIDC_AUTO_CREATE,
+    appRedirectUris: oidc.LARDER_OIDC_APP_REDIRECT_URIS ?? [],
+    label: oidc.LARDER_OIDC_LABEL ?? new URL(issuer).hostname,
   };
-}
-
-/** A redirect URI the app may be sent to: absolute, no fragment, not a script or a file. */
-function isAppRedirectUri(raw: string): boolean {
-  try {
-    const url = new URL(raw);
-    return (
-      url.hash === '' && !['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** A valid IANA time zone name (Intl knows it), or the system's when none is given. */
-function timeZone(raw: string | undefined, fail: (n: string, why: string, v: string) => never) {
-  if (raw === undefined) return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
-  } catch {
-    return fail('TZ', 'must be a time zone name such as Europe/Berlin or UTC', raw);
-  }
-}
-
-/** "900", "900s", "15m", "12h", "30d" → seconds; null when unreadable. */
-export function parseDuration(raw: string): number | null {
-  const match = /^(\d+)\s*([smhd]?)$/i.exec(raw.trim());
-  if (!match) return null;
-  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2]!.toLowerCase()]!;
-  const seconds = Number(match[1]) * unit;
-  return Number.isSafeInteger(seconds) ? seconds : null;
-}
-
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]{3,32}$/;
-
-export function isValidPassword(password: string): boolean {
-  const bytes = Buffer.byteLength(password, 'utf8');
-  return bytes >= 8 && bytes <= 72;
-}
-
-function isPublicUrl(raw: string): boolean {
-  try {
-    const url = new URL(raw);
-    return (
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      url.search === '' &&
-      url.hash === '' &&
-      url.username === '' &&
-      url.password === '' &&
-      !raw.includes('?') &&
-      !raw.includes('#')
-    );
-  } catch {
-    return false;
-  }
 }

@@ -55,6 +55,37 @@ describe('configuration', () => {
     });
   });
 
+  it('reads blank as unset, trims all but secrets, and words in the case the schema says', () => {
+    expect(loadConfig({ LARDER_PORT: ' ', LARDER_HOST: ' ::1 ' })).toMatchObject({
+      port: 8080,
+      host: '::1',
+    });
+    expect(loadConfig({ LARDER_ADMIN_PASSWORD: ' pass word ' }).adminPassword).toBe(' pass word ');
+    expect(loadConfig({ LARDER_PASSWORD_SIGN_IN: 'OFF', LARDER_TRUST_PROXY: 'On' })).toMatchObject({
+      passwordSignIn: 'off',
+      trustProxy: true,
+    });
+    expect(() => loadConfig({ LARDER_LOG_LEVEL: 'INFO' })).toThrow(
+      'LARDER_LOG_LEVEL: must be fatal, error, warn, info, debug, trace or silent (got "INFO")',
+    );
+    expect(() => loadConfig({ LARDER_PORT: '1e3' })).toThrow('LARDER_PORT');
+  });
+
+  it('never repeats a secret in its error', () => {
+    const url = 'mysql://larder:hunter22@db';
+    expect(() => loadConfig({ LARDER_DATABASE_URL: url })).toThrow(
+      /^LARDER_DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\/ \(unset it for SQLite\)$/,
+    );
+    expect(() => loadConfig({ LARDER_ADMIN_PASSWORD: 'hunter2' })).toThrow(
+      /^LARDER_ADMIN_PASSWORD: must be 8 to 72 bytes long$/,
+    );
+  });
+
+  it('ignores the other LARDER_OIDC_* while no issuer is set', () => {
+    const env = { LARDER_OIDC_SCOPES: 'profile', LARDER_OIDC_APP_REDIRECT_URIS: 'javascript:x' };
+    expect(loadConfig(env).oidc).toBeNull();
+  });
+
   it.each([
     [{ LARDER_PORT: 'abc' }, 'LARDER_PORT: must be a whole number from 0 to 65535 (got "abc")'],
     [{ LARDER_PORT: '70000' }, 'LARDER_PORT'],

@@ -13,6 +13,7 @@ export const CASES = [
   'connect',
   'push',
   'web-push',
+  'bus',
   'snapshot',
   'startup',
 ] as const;
@@ -70,6 +71,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --quick                 small sizes, ${QUICK.seconds} s per measurement (a smoke run; nothing judged)
   --case <name>           run only this case (repeatable): ${CASES.join(', ')}
   --pg                    PostgreSQL (also when LARDER_TEST_DATABASE_URL is set)
+                          (the bus case needs PostgreSQL and NATS whatever the target:
+                          LARDER_TEST_DATABASE_URL, LARDER_TEST_NATS_URL, else their local defaults)
   --seconds <s>           measured seconds per HTTP case (${FULL.seconds}; quick ${QUICK.seconds})
   --sockets <n>           sockets open in the socket cases (${FULL.sockets}; quick ${QUICK.sockets})
   --pairs <n>             shared inventories of two members (${FULL.pairs}; quick ${QUICK.pairs})

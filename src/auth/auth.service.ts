@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isValidPassword } from '../config.js';
+import { isValidPassword } from '../users/users.rules.js';
 import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { AppError, badRequest, notFound, unauthorized } from '../http/errors.js';

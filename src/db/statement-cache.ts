@@ -7,7 +7,8 @@ export const STATEMENT_CACHE_SIZE = 500;
 /**
  * The better-sqlite3 connection as Kysely's SqliteDialect sees it, with every prepared statement
  * kept for reuse: Kysely calls `prepare()` for each query, and preparing was 14–19 % of the CPU
- * of a write (issue 12). Statements are keyed by their SQL text and evicted least recently used.
+ * of a write in a profile (docs/performance.md). Statements are keyed by their SQL text and
+ * evicted least recently used.
  * Safe because Kysely's SQLite driver runs one query at a time on its single connection; a
  * statement still iterating (a streamed query) is never handed out twice at once, since the
  * stream holds that connection until it ends.

@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions, onRequestHookHandler } from 'fastify';
 import type { Guards } from './auth.js';
 
 /**
@@ -30,8 +30,8 @@ const RANK: AccessPolicy[] = ['public', 'user', 'admin', 'admin-token'];
 
 /**
  * Records each route's policy as it is added: `config.access` when the route declares one, else
- * read from the guards it runs (its own `onRequest` and its scope's `onRequest` hooks), the
- * strongest one winning. Registered before any route.
+ * read from the guards among its `onRequest` hooks (the route's own, and those `guardRoutes` put
+ * there for its scope), the strongest one winning. Registered before any route.
  */
 export function recordRouteAccess(app: FastifyInstance, guards: Guards): void {
   const known = new Map<unknown, AccessPolicy>([
@@ -41,16 +41,17 @@ export function recordRouteAccess(app: FastifyInstance, guards: Guards): void {
     [guards.requireAdminToken, 'admin-token'],
   ]);
   const table: RouteAccess[] = [];
-  const added: { scope: FastifyInstance; route: RouteOptions }[] = [];
+  const added: RouteOptions[] = [];
   app.decorate('routeAccess', table);
-  app.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions) {
-    added.push({ scope: this, route });
+  app.addHook('onRoute', (route) => {
+    added.push(route);
   });
-  // a scope's addHook takes effect after its synchronous route declarations: read them when ready
+  // a scope's own onRoute hooks (guardRoutes) run after this one, on the same route options:
+  // read them once every route is in
   app.addHook('onReady', async () => {
-    for (const { scope, route } of added) {
-      const hooks = [...scopeOnRequestHooks(scope), ...[route.onRequest ?? []].flat()];
-      const found = hooks
+    for (const route of added) {
+      const found = [route.onRequest ?? []]
+        .flat()
         .map((h) => known.get(h))
         .filter((p): p is AccessPolicy => p !== undefined);
       const derived = found.sort((a, b) => RANK.indexOf(b) - RANK.indexOf(a))[0] ?? null;
@@ -60,13 +61,13 @@ export function recordRouteAccess(app: FastifyInstance, guards: Guards): void {
   });
 }
 
-/** The onRequest hooks added with addHook in the scope a route is added to (Fastify internals). */
-function scopeOnRequestHooks(instance: FastifyInstance): unknown[] {
-  const symbol = Object.getOwnPropertySymbols(instance).find(
-    (s) => s.description === 'fastify.hooks',
-  );
-  const hooks = symbol
-    ? (instance as unknown as Record<symbol, { onRequest?: unknown[] }>)[symbol]
-    : undefined;
-  return hooks?.onRequest ?? [];
+/**
+ * Guards every route the scope adds after this call: `guard` goes first among the route's own
+ * `onRequest` hooks, where the access table (and anyone reading the route's options) sees it.
+ * Call it before the scope's routes.
+ */
+export function guardRoutes(scope: FastifyInstance, guard: onRequestHookHandler): void {
+  scope.addHook('onRoute', (route) => {
+    route.onRequest = [guard, ...[route.onRequest ?? []].flat()];
+  });
 }

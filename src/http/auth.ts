@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AuthService, SignedInUser } from '../auth/auth.service.js';
+import { guardRoutes } from './access.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
@@ -79,6 +80,8 @@ export function createGuards(auth: AuthService, adminToken: string | null) {
       const b = crypto.createHash('sha256').update(adminToken).digest();
       if (!crypto.timingSafeEqual(a, b)) throw unauthorized('Admin token is missing or wrong');
     },
+    /** Puts one of these guards on every route a scope adds after the call (access.ts). */
+    guardRoutes,
   };
 }
 

@@ -112,7 +112,7 @@ export function seedAdminBanner(username: string, password: string): string {
  * (tokens redacted by the `req` serializer), the client, the status and the time taken. Answers
  * of 400 and above are logged at `info`; the others at `debug` (LARDER_LOG_LEVEL=debug shows
  * every request). Fastify's default wrote two lines per request at `info`: the log writes were
- * 10-15 % of the CPU of a request served from the snapshot cache (issue 12's profile), and a
+ * 10-15 % of the CPU of a request served from the snapshot cache (docs/performance.md), and a
  * household's log was mostly its own sync traffic.
  */
 export function logRequests(app: FastifyInstance): void {

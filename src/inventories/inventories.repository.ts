@@ -22,6 +22,20 @@ export function listInventories(db: Executor): Promise<InventoriesTable[]> {
   return db.selectFrom('inventories').selectAll().orderBy('created_at').orderBy('id').execute();
 }
 
+export async function listInventoryIds(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('inventories').select('id').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+export async function findInventoryName(db: Executor, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('inventories')
+    .select('name')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
 export async function inventoryExists(db: Executor, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('inventories')
@@ -30,6 +44,9 @@ export async function inventoryExists(db: Executor, id: string): Promise<boolean
     .executeTakeFirst();
   return row !== undefined;
 }
+
+// Membership is the `users.inventory_id` column: the users feature writes it (after lockForMove),
+// and these reads of it stay with the inventories they describe.
 
 export function listMembers(db: Executor) {
   return db
@@ -49,7 +66,10 @@ export function listMemberIds(db: Executor, inventoryId: string): Promise<string
     .then((rows) => rows.map((r) => r.id));
 }
 
-/** Removes the inventory (and by cascade its contents) when no user belongs to it any more. */
+/**
+ * Removes the inventory (and by cascade its contents) when no user belongs to it any more. The
+ * member check is a subquery of the delete on purpose: one statement, not a read then a delete.
+ */
 export async function deleteInventoryIfOrphan(db: Executor, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('inventories')
@@ -59,20 +79,6 @@ export async function deleteInventoryIfOrphan(db: Executor, id: string): Promise
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-type CountTable = 'items' | 'categories' | 'locations';
-
-export async function countPerInventory(
-  db: Executor,
-  table: CountTable,
-): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom(table)
-    .select(['inventory_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('inventory_id')
-    .execute();
-  return new Map(rows.map((r) => [r.inventory_id, Number(r.n)]));
 }
 
 export async function membersPerInventory(db: Executor): Promise<Map<string, number>> {

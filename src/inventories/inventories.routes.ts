@@ -18,7 +18,7 @@ export function adminInventoryRoutes(deps: {
   return async (app) => {
     app.addSchema(InventoryViewSchema);
     app.addSchema(AdminItemSchema);
-    app.addHook('onRequest', guards.requireAdmin);
+    guards.guardRoutes(app, guards.requireAdmin);
     const common = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
 
     app.get(

@@ -36,11 +36,9 @@ export function createInventoriesService(deps: {
   }
 
   async function statsPerInventory(): Promise<InventoryStats[]> {
-    const [inventories, items, categories, locations, members, activity] = await Promise.all([
+    const [inventories, { items, categories, locations }, members, activity] = await Promise.all([
       repo.listInventories(db),
-      repo.countPerInventory(db, 'items'),
-      repo.countPerInventory(db, 'categories'),
-      repo.countPerInventory(db, 'locations'),
+      inventory.contentsPerInventory(),
       repo.membersPerInventory(db),
       inventory.activitySince(clock() - RECENT_WINDOW_MS),
     ]);
@@ -57,7 +55,7 @@ export function createInventoriesService(deps: {
   }
 
   return {
-    /** Rule 1: a new user gets a new, empty inventory, created in the user's transaction. */
+    /** A new user gets a new, empty inventory of their own, created in the user's transaction. */
     async createInventory(trx: Executor): Promise<string> {
       const id = crypto.randomUUID();
       await repo.insertInventory(trx, {
@@ -80,13 +78,21 @@ export function createInventoriesService(deps: {
         throw notFound(`No inventory with id ${target}`);
     },
 
-    /** Rule 4: removes the inventory if nobody belongs to it any more. */
+    /** Removes the inventory if nobody belongs to it any more (the last member left or was deleted). */
     async deleteIfOrphan(trx: Executor, inventoryId: string): Promise<boolean> {
       await repo.lockInventories(trx, [inventoryId]);
       return repo.deleteInventoryIfOrphan(trx, inventoryId);
     },
 
     memberIds: (inventoryId: string) => repo.listMemberIds(db, inventoryId),
+
+    /** Every inventory's id, in id order. */
+    ids: () => repo.listInventoryIds(db),
+
+    exists: (inventoryId: string) => repo.inventoryExists(db, inventoryId),
+
+    /** The inventory's name ('' until an admin names it); null when there is no such inventory. */
+    nameOf: (inventoryId: string) => repo.findInventoryName(db, inventoryId),
 
     list,
 

@@ -1,10 +1,11 @@
-import { Prepared } from '../db/prepared.js';
 import type { Executor } from '../db/executor.js';
 import { AppError } from '../http/errors.js';
+import { itemCount } from './items/items.repository.js';
 
 /**
  * The most items one inventory may hold. A household has hundreds; the cap keeps the largest
- * whole-inventory read or write within the event-loop budget of docs/performance.md (issue 11).
+ * whole-inventory read or write within the event-loop budget measured at this size
+ * (docs/performance.md, "Inventory: cap, snapshot cache, prepared writes").
  */
 export const MAX_ITEMS_PER_INVENTORY = 20_000;
 
@@ -16,14 +17,6 @@ export function inventoryFull(wouldHold: number): AppError {
     `An inventory holds at most ${MAX_ITEMS_PER_INVENTORY} items; this write would make it ${wouldHold}. Nothing was written`,
     { maxItems: MAX_ITEMS_PER_INVENTORY },
   );
-}
-
-const countItems = new Prepared<{ n: number | string }>(
-  'select count(*) as "n" from "items" where "inventory_id" = ?',
-);
-
-export async function itemCount(db: Executor, inventoryId: string): Promise<number> {
-  return Number((await countItems.first(db, [inventoryId]))?.n ?? 0);
 }
 
 /**

@@ -6,7 +6,8 @@ import type { AppError } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
 import { timeSlicer } from '../db/prepared.js';
 import { noInventory } from './inventory.caller.js';
-import { MAX_ITEMS_PER_INVENTORY, inventoryFull, itemCount } from './inventory.limits.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';
+import { itemCount } from './items/items.repository.js';
 import * as repo from './inventory.repository.js';
 
 /** The open write: rows written now carry `revision`; push one record per changed entity. */

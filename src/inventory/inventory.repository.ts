@@ -4,8 +4,10 @@ import { Prepared, bulkInsert } from '../db/prepared.js';
 import type { ChangeEntity, ChangeOp, DB, InventoriesTable } from '../db/types.js';
 
 /**
- * The inventory's own row (name, revision, history floor) and its change log: the only queries
- * on them. The sub-resources (items/, named/, settings/) keep their tables' queries next to them.
+ * What a write does to the inventory's own row (name, revision, history floor), its change log,
+ * and the per-inventory counts of the admin statistics. Creating, listing, locking and deleting
+ * inventory rows belong to the inventories feature (src/inventories/inventories.repository.ts);
+ * the sub-resources (items/, named/, settings/) keep their tables' queries next to them.
  */
 
 /** Rows per multi-row statement: stays under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -132,6 +134,19 @@ export async function pruneHistory(db: Executor, cutoff: number): Promise<number
     .where('changed_at', '<', cutoff)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Per inventory: how many rows the table holds (admin statistics). */
+export async function countPerInventory(
+  db: Executor,
+  table: 'items' | 'categories' | 'locations',
+): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom(table)
+    .select(['inventory_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('inventory_id')
+    .execute();
+  return new Map(rows.map((r) => [r.inventory_id, Number(r.n)]));
 }
 
 /** Per inventory: change-log rows since `since` and the newest change time. */

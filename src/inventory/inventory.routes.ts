@@ -25,7 +25,7 @@ export function inventoryRoutes(deps: {
     for (const schema of [ItemSchema, NamedSchema, SnapshotSchema, ChangesSchema, SummarySchema]) {
       app.addSchema(schema);
     }
-    app.addHook('onRequest', guards.authenticate);
+    guards.guardRoutes(app, guards.authenticate);
 
     await app.register(syncRoutes({ sync: inventory.sync, replace: inventory.replace }));
     await app.register(summaryRoutes(inventory.summary));

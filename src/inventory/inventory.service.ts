@@ -84,6 +84,16 @@ export function createInventoryService(deps: {
     revisionOf: async (inventoryId: string) =>
       Number((await repo.findInventory(db, inventoryId))?.revision ?? 0),
 
+    /** Per inventory: how many items, categories and locations it holds, for statistics. */
+    async contentsPerInventory() {
+      const [items, categories, locations] = await Promise.all([
+        repo.countPerInventory(db, 'items'),
+        repo.countPerInventory(db, 'categories'),
+        repo.countPerInventory(db, 'locations'),
+      ]);
+      return { items, categories, locations };
+    },
+
     /** Per inventory: changes since `since` and the time of the newest one, for statistics. */
     activitySince: (since: number) => repo.activityPerInventory(db, since),
 

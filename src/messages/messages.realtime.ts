@@ -1,20 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '../auth/auth.service.js';
 import type { BusEvent, EventBus } from '../realtime/bus.js';
+import type { ClientFrameOf, ServerFrame } from '../realtime/frames.js';
 import { createRateLimiter } from '../realtime/rate-limit.js';
 import { createBacklogMemory } from './backlog-memory.js';
 import type { MessagesService } from './messages.service.js';
 
-type Frame = { type: string; [key: string]: unknown };
+type AckFrame = ClientFrameOf<'ack'>;
 
 /** What messaging needs from the socket manager (src/realtime/hub.ts). */
 export interface MessageSocketHub {
-  sendToUser(userId: string, frame: Frame): void;
+  sendToUser(userId: string, frame: ServerFrame): void;
   isOnline(userId: string): boolean;
-  onConnect(handler: (user: AuthUser, send: (frame: Frame) => void) => void | Promise<void>): void;
+  onConnect(
+    handler: (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>,
+  ): void;
   onClientFrame(
-    type: string,
-    handler: (user: AuthUser, frame: Record<string, unknown>) => Promise<Frame | void>,
+    type: 'ack',
+    handler: (user: AuthUser, frame: AckFrame) => Promise<ServerFrame | void>,
   ): void;
 }
 
@@ -24,12 +27,10 @@ export const MAX_ACK_IDS = 500;
 export const ACK_IDS_PER_SECOND = 1000;
 export const ACK_ID_BURST = 2000;
 
-/** `ack {messageId}`, or `ack {messageIds: [...]}` for a batch; anything else acks nothing. */
-export function ackedIds(frame: Record<string, unknown>): string[] {
-  const ids: unknown[] = Array.isArray(frame.messageIds)
-    ? frame.messageIds.slice(0, MAX_ACK_IDS)
-    : [frame.messageId];
-  return ids.filter((id): id is string => typeof id === 'string');
+/** `ack {messageId}`, or `ack {messageIds: [...]}` for a batch (the hub ignores malformed acks). */
+export function ackedIds(frame: AckFrame): string[] {
+  if (frame.messageIds) return frame.messageIds.slice(0, MAX_ACK_IDS);
+  return frame.messageId === undefined ? [] : [frame.messageId];
 }
 
 /**
@@ -46,7 +47,7 @@ export function connectMessagesToHub(deps: {
   const backlogs = createBacklogMemory();
   const ackLimit = createRateLimiter({ perSecond: ACK_IDS_PER_SECOND, burst: ACK_ID_BURST });
 
-  /** SPEC's notifyNewMessage: pushes a stored message to the receiver's sockets here. */
+  /** Pushes a stored message to the receiver's sockets here. */
   async function notifyNewMessage(messageId: string, receiverId: string): Promise<void> {
     if (!hub.isOnline(receiverId)) return; // no socket here either; it goes out on connect
     if (await backlogs.alreadyPushed(receiverId, messageId)) return;

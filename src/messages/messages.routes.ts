@@ -26,7 +26,7 @@ export function messageRoutes(deps: {
   return async (app) => {
     app.addSchema(MessageSchema);
     const Message = refTo(MessageSchema);
-    app.addHook('onRequest', guards.authenticate);
+    guards.guardRoutes(app, guards.authenticate);
     const common = { tags: ['messages'], security: [{ bearer: [] }] };
 
     app.post(

@@ -77,7 +77,7 @@ export function createMetrics(sources: MetricSources) {
 
   return {
     contentType: registry.contentType,
-    /** Web Push counters (src/push/push.delivery.ts) */
+    /** Web Push counters (src/push/push.delivery.ts and push.send.ts) */
     push: {
       sent: (event: string) => pushSent.inc({ event }),
       failed: (reason: string) => pushFailed.inc({ reason }),

@@ -24,7 +24,7 @@ export interface OutboundResponse {
 
 /**
  * The only way Larder makes requests that users cause (webhooks, push deliveries), in the
- * policy of DESIGN.md "Outbound requests": http(s) only, no userinfo, no redirects followed, a
+ * policy of docs/security.md "Outbound requests": http(s) only, no userinfo, no redirects followed, a
  * deadline and a bounded answer, and every address it connects to checked when it connects (a
  * name resolving to a refused address is refused even when it resolved elsewhere before: no DNS
  * rebinding). Loopback, private, link-local (cloud metadata), multicast, unspecified and other

@@ -145,11 +145,13 @@ async function services(
     clock,
     timeZone: config.timeZone,
     settings: inventory.settings,
+    items: inventory.items,
+    inventories,
     log,
   });
   const expiryRealtime = connectExpiryToHub({ hub, bus, expiry, log });
   const outbound = createOutbound({ allow: config.outboundAllow });
-  const webhooks = createWebhooks({ db, clock, log, outbound });
+  const webhooks = createWebhooks({ db, clock, log, outbound, inventories });
   const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
   // worker threads for file analysis: pdf.js and the other parsers never load on this thread
   const analysis = createAnalysisPool({

@@ -2,13 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ExpiryDigest } from '../inventory/expiry/expiry.schemas.js';
 import type { MessageDto } from '../messages/messages.mapper.js';
 import type { BusEvent, EventBus } from '../realtime/bus.js';
+import type { ServerFrame } from '../realtime/frames.js';
 import { topicOf, type PushNotice } from './push.payload.js';
 import type { PushService } from './push.service.js';
 
 /** A message waits in the distributor at most a day: the app fetches it when opened anyway. */
 export const MESSAGE_TTL_SECONDS = 24 * 3600;
 export const DIGEST_TTL_SECONDS = 12 * 3600;
-/** DESIGN: an inventory tickle lives an hour; a newer one of the same Topic replaces it. */
+/** An inventory tickle lives an hour; a newer one of the same Topic replaces it. */
 export const INVENTORY_TTL_SECONDS = 3600;
 
 /** What pushing needs from the rest of the application, through their services. */
@@ -20,10 +21,11 @@ export interface PushSources {
   digest(inventoryId: string, day: string): Promise<ExpiryDigest | null>;
 }
 
+/** The full payloads below are the frames an open app gets on its socket (`satisfies` holds it). */
 export const messageNotice = (message: MessageDto): PushNotice => ({
   event: 'new_message',
   key: `message:${message.id}`,
-  payload: { type: 'new_message', message },
+  payload: { type: 'new_message', message } satisfies ServerFrame,
   small: { type: 'new_message', messageId: message.id, senderUsername: message.senderUsername },
   urgency: 'high',
   topic: null,
@@ -34,7 +36,7 @@ export const messageNotice = (message: MessageDto): PushNotice => ({
 export const inventoryNotice = (inventoryId: string, revision: number): PushNotice => ({
   event: 'inventoryUpdated',
   key: `inventory:${inventoryId}:${revision}`,
-  payload: { type: 'inventoryUpdated', inventoryId, revision },
+  payload: { type: 'inventoryUpdated', inventoryId, revision } satisfies ServerFrame,
   small: { type: 'inventoryUpdated', inventoryId, revision },
   urgency: 'low',
   topic: topicOf(inventoryId),
@@ -45,7 +47,7 @@ export const inventoryNotice = (inventoryId: string, revision: number): PushNoti
 export const digestNotice = (digest: ExpiryDigest): PushNotice => ({
   event: 'expiryDigest',
   key: `digest:${digest.inventoryId}:${digest.day}`,
-  payload: digest,
+  payload: digest satisfies ServerFrame,
   small: {
     type: 'expiryDigest',
     inventoryId: digest.inventoryId,

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/executor.js';
+import { claimLease } from '../db/lease.js';
 import type {
   PushDeliveriesTable,
   PushSubscriptionsTable,
@@ -95,15 +96,8 @@ export function findDelivery(db: Executor, id: string) {
 }
 
 /** The attempt's lease: true for the one caller that moved `next_attempt_at` from `seen`. */
-export async function claimDelivery(db: Executor, id: string, seen: number, until: number) {
-  const result = await db
-    .updateTable('push_deliveries')
-    .set({ next_attempt_at: until })
-    .where('id', '=', id)
-    .where('next_attempt_at', '=', seen)
-    .where('delivered_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export function claimDelivery(db: Executor, id: string, seen: number, until: number) {
+  return claimLease(db, 'push_deliveries', id, seen, until);
 }
 
 export async function recordAttempt(

@@ -8,11 +8,12 @@ import type { EventBus } from '../realtime/bus.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { OutboundError, type Outbound } from '../outbound/outbound.js';
-import { createPushOutbox, type VapidKeys } from './push.delivery.js';
+import { createPushOutbox } from './push.delivery.js';
 import { PUSH_EVENTS, type PushEvent, type PushNotice } from './push.payload.js';
 import { connectPushToBus, type PushSources } from './push.realtime.js';
 import * as repo from './push.repository.js';
 import type { PushSubscription, SubscribeInput } from './push.schemas.js';
+import type { VapidKeys } from './push.send.js';
 
 /** Subscriptions one user may hold (one per phone or browser they signed in on). */
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;

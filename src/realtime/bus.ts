@@ -43,11 +43,57 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-const MAX_PAYLOAD_BYTES = 7900;
+/** The largest event in JSON, whichever bus carries it (NOTIFY's 8000 bytes, with room to spare). */
+export const MAX_PAYLOAD_BYTES = 7900;
 /** At most this many events go in one NOTIFY statement (the rest wait for the next). */
 const MAX_EVENTS_PER_NOTIFY = 200;
 
-class Subscribers {
+/** The event as the buses carry it; one over MAX_PAYLOAD_BYTES is refused on every bus alike. */
+export function encodeEvent(event: BusEvent): string {
+  const payload = JSON.stringify(event);
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+    throw new Error(`event ${event.type} is too large for the bus`);
+  }
+  return payload;
+}
+
+/**
+ * Payloads handed over while a send is on its way go together in the next one (at most
+ * `maxBatch`), in order; each promise settles with the send that carried it.
+ */
+export function createBatchSender(send: (payloads: string[]) => Promise<void>, maxBatch: number) {
+  let waiting: { payload: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let sending = false;
+  const next = (): void => {
+    if (sending || waiting.length === 0) return;
+    sending = true;
+    const batch = waiting.slice(0, maxBatch);
+    waiting = waiting.slice(batch.length);
+    send(batch.map((b) => b.payload))
+      .then(
+        () => batch.forEach((b) => b.resolve()),
+        (err: unknown) => batch.forEach((b) => b.reject(err)),
+      )
+      .finally(() => {
+        sending = false;
+        next();
+      });
+  };
+  return {
+    enqueue(payload: string): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ payload, resolve, reject });
+        next();
+      });
+    },
+    /** the payloads not yet handed to `send` are refused */
+    rejectWaiting(err: Error): void {
+      for (const w of waiting.splice(0)) w.reject(err);
+    },
+  };
+}
+
+export class Subscribers {
   private readonly handlers = new Set<BusHandler>();
   constructor(private readonly log: FastifyBaseLogger) {}
   add(handler: BusHandler): () => void {
@@ -66,7 +112,7 @@ class Subscribers {
 }
 
 /** Adds publishAfterCommit; it calls `publish` through the bus object, so a replaced one counts. */
-function withPublishAfterCommit(
+export function withPublishAfterCommit(
   bus: Omit<EventBus, 'publishAfterCommit'>,
   log: FastifyBaseLogger,
 ): EventBus {
@@ -145,45 +191,23 @@ export async function createPgEventBus(options: {
   // Events published while a NOTIFY is on its way go together in the next one: one statement
   // (one round trip, one transaction) for the batch, in publication order (unnest yields the
   // array in order, and pg_notify runs once per row as they come)
-  let waiting: { payload: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
-  let sending = false;
-  const send = (): void => {
-    if (sending || waiting.length === 0) return;
-    sending = true;
-    const batch = waiting.slice(0, MAX_EVENTS_PER_NOTIFY);
-    waiting = waiting.slice(batch.length);
-    publisher
-      .query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
-        channel,
-        batch.map((b) => b.payload),
-      ])
-      .then(
-        () => batch.forEach((b) => b.resolve()),
-        (err: unknown) => batch.forEach((b) => b.reject(err)),
-      )
-      .finally(() => {
-        sending = false;
-        send();
-      });
-  };
+  const sender = createBatchSender(async (payloads) => {
+    await publisher.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
+      channel,
+      payloads,
+    ]);
+  }, MAX_EVENTS_PER_NOTIFY);
 
   return withPublishAfterCommit(
     {
-      publish(event) {
-        const payload = JSON.stringify(event);
-        if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-          return Promise.reject(new Error(`event ${event.type} is too large for the bus`));
-        }
-        return new Promise<void>((resolve, reject) => {
-          waiting.push({ payload, resolve, reject });
-          send();
-        });
+      async publish(event) {
+        return sender.enqueue(encodeEvent(event));
       },
       subscribe: (handler) => subscribers.add(handler),
       async close() {
         closed = true;
         if (retryTimer) clearTimeout(retryTimer);
-        for (const w of waiting.splice(0)) w.reject(new Error('the event bus is closed'));
+        sender.rejectWaiting(new Error('the event bus is closed'));
         const client = listener;
         listener = null;
         await Promise.allSettled([client?.end(), publisher.end()]);

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { ServerFrame } from './frames.js';
 
 /** Above this many bytes queued on a socket, inventory updates wait for it to drain. */
 export const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -13,7 +14,7 @@ export interface FanoutTarget {
 }
 
 /** A frame serialized once, sent as a text frame to any number of sockets. */
-export const encodeFrame = (frame: object): Buffer => Buffer.from(JSON.stringify(frame));
+export const encodeFrame = (frame: ServerFrame): Buffer => Buffer.from(JSON.stringify(frame));
 
 export function sendEncoded(socket: WebSocket, bytes: Buffer): void {
   if (socket.readyState === socket.OPEN) socket.send(bytes, { binary: false });

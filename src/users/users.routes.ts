@@ -16,7 +16,7 @@ export function adminUserRoutes(deps: {
 }): FastifyPluginAsyncTypebox {
   const { users, guards } = deps;
   return async (app) => {
-    app.addHook('onRequest', guards.requireAdmin);
+    guards.guardRoutes(app, guards.requireAdmin);
     const common = { tags: ['admin: users'], security: [{ bearer: [] }] };
 
     app.get(

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { USERNAME_PATTERN, isValidPassword } from '../config.js';
+import { USERNAME_PATTERN, isValidPassword } from './users.rules.js';
 import { isUniqueViolation, type Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import type { PasswordHasher } from '../auth/passwords.js';

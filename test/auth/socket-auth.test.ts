@@ -19,7 +19,7 @@ function heartbeats(socket: TestSocket, count = 2): Promise<void> {
 }
 
 describe.each(DIALECTS)('socket token expiry and the auth frame (%s)', (dialect) => {
-  const t = useTestApp(dialect, { heartbeatMs: 50 });
+  const t = useTestApp(dialect, { heartbeatMs: 250 });
   t.users('yara', 'zeke');
 
   it('closes a socket with 4001 when its access token expires', async () => {

@@ -51,6 +51,27 @@ describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
     await socket.next('pong');
   });
 
+  it('ignores a malformed ack, and answers a frame that is not an object with a string type', async () => {
+    const socket = await open(anna);
+    await socket.next('hello');
+    socket.send({ type: 'ack', messageId: 42 });
+    socket.send({ type: 'ack', messageIds: 'not a list' });
+    await socket.barrier();
+    expect(socket.frames.map((f) => f.type)).toEqual(['hello']);
+    for (const bad of ['[]', 'null', '{"type":5}', '{"kind":"ping"}']) {
+      socket.send(bad);
+      expect(await socket.next('error')).toEqual({
+        type: 'error',
+        code: 'validation_failed',
+        message: 'Frames must be JSON objects with a string "type"',
+      });
+    }
+    socket.ws.send(Buffer.from(JSON.stringify({ type: 'ping' })), { binary: true });
+    expect(await socket.next('error')).toMatchObject({ code: 'validation_failed' });
+    socket.send({ type: 'ping', extra: true });
+    expect(await socket.next('pong')).toEqual({ type: 'pong' });
+  });
+
   it('closes a socket that sends a frame over 64 KB with 1009', async () => {
     const socket = await open(anna);
     await socket.next('hello');

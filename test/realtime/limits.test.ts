@@ -4,7 +4,7 @@ import { useTestApp } from '../helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
 import { sendMessage } from '../messages/helpers.js';
 
-/** Issue 13 row 13: per-user limits that no household reaches, each through HTTP or a socket. */
+/** Per-user limits that no household reaches (docs/api.md), each through HTTP or a socket. */
 describe.each(DIALECTS)('per-user limits (%s)', (dialect) => {
   const t = useTestApp(dialect, {
     extraEnv: { LARDER_MESSAGES_PER_MINUTE: '3', LARDER_SOCKETS_PER_USER: '2' },

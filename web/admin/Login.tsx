@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorFrom, sessionFromLogin } from './api/client.ts';
 import { saveSession, type Session } from './api/session.ts';
 import type { LoginResponse } from './api/types.ts';
-import { BusyButton, ErrorMessage, Field } from './components/ui.tsx';
+import { bindText, passwordInput, Submit } from './components/form.tsx';
+import { ErrorMessage, Field } from './components/ui.tsx';
 import { useAction } from './hooks.ts';
 import { t } from './i18n.ts';
 import { exchangeCode, oidcErrorMessage, useOidcInfo } from './oidc/oidc.ts';
@@ -82,28 +83,17 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
                 name="username"
                 autoComplete="username"
                 required
-                value={username}
-                onInput={(e) => setUsername(e.currentTarget.value)}
+                {...bindText(username, setUsername)}
               />
             </Field>
             <Field label={t('login.password')} id="login-password">
               <input
                 id="login-password"
                 name="password"
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
+                {...passwordInput('current', password, setPassword)}
               />
             </Field>
-            <BusyButton
-              type="submit"
-              class="primary"
-              busy={action.busy}
-              label={t('login.signIn')}
-              busyLabel={t('login.signingIn')}
-            />
+            <Submit action={action} label={t('login.signIn')} busyLabel={t('login.signingIn')} />
           </form>
         )}
         {action.busy && !withPassword && <p role="status">{t('login.signingIn')}</p>}

@@ -1,34 +1,23 @@
 /** Display helpers: dates and numbers in the interface's locale, sizes in binary units. */
 import { locale, t } from './i18n.ts';
 
+/** a day as "Mar 5, 2026" (in the locale's order and month names) */
+const DAY = { year: 'numeric', month: 'short', day: 'numeric' } as const;
+
 export function formatDate(epochMs: number | null): string {
   if (epochMs === null) return '—';
-  return new Date(epochMs).toLocaleDateString(locale, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
+  return new Date(epochMs).toLocaleDateString(locale, DAY);
 }
 
 export function formatDateTime(epochMs: number | null): string {
   if (epochMs === null) return '—';
-  return new Date(epochMs).toLocaleString(locale, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  return new Date(epochMs).toLocaleString(locale, { ...DAY, hour: '2-digit', minute: '2-digit' });
 }
 
 /** A calendar date (YYYY-MM-DD) as the locale writes it. */
 export function formatCalendarDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
-  return new Date(y!, m! - 1, d!).toLocaleDateString(locale, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
+  return new Date(y!, m! - 1, d!).toLocaleDateString(locale, DAY);
 }
 
 export function formatBytes(bytes: number): string {

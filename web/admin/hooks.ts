@@ -76,3 +76,18 @@ export function useAction(): Action {
   );
   return { busy, error, run, clearError: useCallback(() => setError(null), []) };
 }
+
+/**
+ * A form that calls the API: `submit` keeps the page from reloading, runs `work` as `action`
+ * (busy, error) and then `done` when it succeeded.
+ */
+export function useSubmit(work: () => Promise<unknown>, done: () => void) {
+  const action = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(work).then((ok) => {
+      if (ok) done();
+    });
+  };
+  return { action, submit };
+}

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once released: sign-in through the household's OpenID provider (issue #22). Links
+// Frozen once released: sign-in through the household's OpenID provider. Links
 // between a user and a provider subject, the authorization requests on their way through the
 // provider, and Larder's own single-use codes that hand a finished sign-in to the SPA or the app.
 

@@ -1,15 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '../../auth/auth.service.js';
 import type { EventBus } from '../../realtime/bus.js';
+import type { ServerFrame } from '../../realtime/frames.js';
 import type { ExpiryService } from './expiry.service.js';
-
-type Frame = { type: string; [key: string]: unknown };
 
 /** What the expiry digest needs from the socket manager (src/realtime/hub.ts). */
 export interface ExpirySocketHub {
-  sendToUser(userId: string, frame: Frame): void;
+  sendToUser(userId: string, frame: ServerFrame): void;
   isConnectedHere(userId: string): boolean;
-  onConnect(handler: (user: AuthUser, send: (frame: Frame) => void) => void | Promise<void>): void;
+  onConnect(
+    handler: (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>,
+  ): void;
 }
 
 /**

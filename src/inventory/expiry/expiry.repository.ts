@@ -1,69 +1,11 @@
 import type { Executor } from '../../db/executor.js';
+import { claimLease } from '../../db/lease.js';
 import { Prepared } from '../../db/prepared.js';
 import type {
   ExpiryDigestsTable,
   InventoryWebhooksTable,
   WebhookDeliveriesTable,
 } from '../../db/types.js';
-
-export async function listInventoryIds(db: Executor): Promise<string[]> {
-  return (await db.selectFrom('inventories').select('id').orderBy('id').execute()).map((r) => r.id);
-}
-
-export function findInventory(db: Executor, inventoryId: string) {
-  return db.selectFrom('inventories').selectAll().where('id', '=', inventoryId).executeTakeFirst();
-}
-
-export async function memberIds(db: Executor, inventoryId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select('id')
-    .where('inventory_id', '=', inventoryId)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-export async function settingValues(db: Executor, inventoryId: string, keys: string[]) {
-  const rows = await db
-    .selectFrom('settings')
-    .select(['key', 'value'])
-    .where('inventory_id', '=', inventoryId)
-    .where('key', 'in', keys)
-    .execute();
-  return new Map(rows.map((r) => [r.key, r.value]));
-}
-
-/** Items with an expiry date up to `horizon` (expired ones included), soonest first. */
-export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: string) {
-  return db
-    .selectFrom('items')
-    .leftJoin('categories', (join) =>
-      join
-        .onRef('categories.inventory_id', '=', 'items.inventory_id')
-        .onRef('categories.id', '=', 'items.category_id'),
-    )
-    .leftJoin('locations', (join) =>
-      join
-        .onRef('locations.inventory_id', '=', 'items.inventory_id')
-        .onRef('locations.id', '=', 'items.location_id'),
-    )
-    .select([
-      'items.id',
-      'items.name',
-      'items.quantity',
-      'items.unit',
-      'items.expiry_date',
-      'categories.name as category',
-      'locations.name as location',
-    ])
-    .where('items.inventory_id', '=', inventoryId)
-    .where('items.expiry_date', 'is not', null)
-    .where('items.expiry_date', '<=', horizon)
-    .orderBy('items.expiry_date')
-    .orderBy('items.name')
-    .orderBy('items.id')
-    .execute();
-}
 
 // asked at every socket connect: prepared once
 const digestOf = new Prepared<ExpiryDigestsTable>(
@@ -152,15 +94,8 @@ export function dueDeliveries(db: Executor, now: number, maxAttempts: number, li
 }
 
 /** Takes a due delivery for one attempt: only one instance moves `next_attempt_at` from `seen`. */
-export async function claimAttempt(db: Executor, id: string, seen: number, until: number) {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: until })
-    .where('id', '=', id)
-    .where('next_attempt_at', '=', seen)
-    .where('delivered_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export function claimAttempt(db: Executor, id: string, seen: number, until: number) {
+  return claimLease(db, 'webhook_deliveries', id, seen, until);
 }
 
 export async function recordAttempt(

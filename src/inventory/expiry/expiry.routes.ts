@@ -22,7 +22,7 @@ export function expiryRoutes(deps: {
   const { expiry, guards } = deps;
   return async (app) => {
     app.addSchema(ExpiringItemSchema);
-    app.addHook('onRequest', guards.authenticate);
+    guards.guardRoutes(app, guards.authenticate);
 
     app.get(
       '/api/inventory/expiring',
@@ -72,7 +72,7 @@ export function adminWebhookRoutes(deps: {
   const { webhooks, guards } = deps;
   return async (app) => {
     app.addSchema(WebhookSchema);
-    app.addHook('onRequest', guards.requireAdmin);
+    guards.guardRoutes(app, guards.requireAdmin);
     const admin = { tags: ['admin: inventories'], security: [{ bearer: [] }] };
     const Webhook = refTo(WebhookSchema);
 

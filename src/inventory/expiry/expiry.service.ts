@@ -2,8 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import crypto from 'node:crypto';
 import type { DB } from '../../db/types.js';
+import type { InventoriesService } from '../../inventories/inventories.service.js';
 import type { EventBus } from '../../realtime/bus.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
+import type { ItemsService } from '../items/items.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { webhookBody } from './expiry.digest.js';
 import * as repo from './expiry.repository.js';
@@ -41,35 +43,36 @@ export function createExpiryService(deps: {
   bus: EventBus;
   clock: () => number;
   timeZone: string;
+  /** the inventory's shared settings, where the expiry settings are stored */
   settings: SettingsService;
+  /** the items expiring */
+  items: Pick<ItemsService, 'expiringBy'>;
+  /** which inventories there are, their names and members */
+  inventories: Pick<InventoriesService, 'ids' | 'nameOf' | 'memberIds'>;
   log: FastifyBaseLogger;
 }) {
-  const { db, bus, clock, timeZone, log } = deps;
+  const { db, bus, clock, timeZone, inventories, log } = deps;
 
   async function settingsOf(inventoryId: string) {
-    const values = await repo.settingValues(db, inventoryId, [NOTICE_DAYS_KEY, DIGEST_HOUR_KEY]);
+    const values = await deps.settings.get({ inventoryId });
     return {
-      expiryNoticeDays: wholeNumber(
-        values.get(NOTICE_DAYS_KEY),
-        DEFAULT_NOTICE_DAYS,
-        MAX_NOTICE_DAYS,
-      ),
-      expiryDigestHour: wholeNumber(values.get(DIGEST_HOUR_KEY), DEFAULT_DIGEST_HOUR, 23),
+      expiryNoticeDays: wholeNumber(values[NOTICE_DAYS_KEY], DEFAULT_NOTICE_DAYS, MAX_NOTICE_DAYS),
+      expiryDigestHour: wholeNumber(values[DIGEST_HOUR_KEY], DEFAULT_DIGEST_HOUR, 23),
       timeZone,
     };
   }
 
   async function expiringItems(inventoryId: string, today: string, withinDays: number) {
-    const rows = await repo.itemsExpiringBy(db, inventoryId, addDays(today, withinDays));
+    const rows = await deps.items.expiringBy({ inventoryId }, addDays(today, withinDays));
     return rows.map((row): ExpiringItem => ({
       id: row.id,
       name: row.name,
-      quantity: Number(row.quantity),
+      quantity: row.quantity,
       unit: row.unit,
-      expiryDate: row.expiry_date!,
-      daysLeft: daysBetween(today, row.expiry_date!),
-      category: row.category ?? '',
-      location: row.location ?? '',
+      expiryDate: row.expiryDate,
+      daysLeft: daysBetween(today, row.expiryDate),
+      category: row.category,
+      location: row.location,
     }));
   }
 
@@ -83,6 +86,8 @@ export function createExpiryService(deps: {
       expired: items.filter((i) => i.daysLeft < 0),
       expiringSoon: items.filter((i) => i.daysLeft >= 0),
     };
+    // read before the transaction: the inventories service does not run inside this one
+    const name = items.length > 0 ? ((await inventories.nameOf(inventoryId)) ?? '') : '';
     const claimed = await db.transaction().execute(async (trx) => {
       const row = {
         inventory_id: inventoryId,
@@ -94,8 +99,7 @@ export function createExpiryService(deps: {
       if (!(await repo.claimDigest(trx, row))) return false;
       const webhook = await repo.findWebhook(trx, inventoryId);
       if (webhook && items.length > 0) {
-        const inventory = await repo.findInventory(trx, inventoryId);
-        const body = webhookBody(digest, inventory?.name ?? '', webhook.topic);
+        const body = webhookBody(digest, name, webhook.topic);
         await repo.insertDelivery(trx, {
           id: crypto.randomUUID(),
           inventory_id: inventoryId,
@@ -153,7 +157,7 @@ export function createExpiryService(deps: {
       const now = clock();
       const { day, hour } = localTime(now, timeZone);
       let claimed = 0;
-      for (const inventoryId of await repo.listInventoryIds(db)) {
+      for (const inventoryId of await inventories.ids()) {
         try {
           const settings = await settingsOf(inventoryId);
           if (hour < settings.expiryDigestHour) continue;
@@ -167,10 +171,6 @@ export function createExpiryService(deps: {
       return claimed;
     },
 
-    /**
-     * Today's digest of the inventory for one member, once: null when there is none (yet), it is
-     * empty, or the member already got it (on this instance or another).
-     */
     /** The digest of the inventory and day, without marking anyone as having had it (push). */
     async digestOf(inventoryId: string, day: string): Promise<ExpiryDigest | null> {
       const row = await repo.findDigest(db, inventoryId, day);
@@ -178,6 +178,10 @@ export function createExpiryService(deps: {
       return JSON.parse(row.payload) as ExpiryDigest;
     },
 
+    /**
+     * Today's digest of the inventory for one member, once: null when there is none (yet), it is
+     * empty, or the member already got it (on this instance or another).
+     */
     async digestFor(userId: string, inventoryId: string): Promise<ExpiryDigest | null> {
       const { day } = localTime(clock(), timeZone);
       const row = await repo.findDigest(db, inventoryId, day);
@@ -191,7 +195,7 @@ export function createExpiryService(deps: {
       return first ? (JSON.parse(row.payload) as ExpiryDigest) : null;
     },
 
-    memberIds: (inventoryId: string) => repo.memberIds(db, inventoryId),
+    memberIds: inventories.memberIds,
   };
 }
 

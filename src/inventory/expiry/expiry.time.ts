@@ -2,8 +2,8 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * One formatter per time zone, made once: building an Intl.DateTimeFormat costs ~100 µs (it
- * loads the zone's rules), and a socket's connect asks for the local day (issue 12's profile of
- * 10,000 connects: 18 % of the server's CPU was here).
+ * loads the zone's rules), and a socket's connect asks for the local day (a profile of 10,000
+ * connects: 18 % of the server's CPU was here; docs/performance.md, "Socket connect").
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '../../db/types.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import type { InventoriesService } from '../../inventories/inventories.service.js';
 import { OutboundError, type Outbound } from '../../outbound/outbound.js';
 import * as repo from './expiry.repository.js';
 import type { Webhook, WebhookInput } from './expiry.schemas.js';
@@ -38,8 +39,9 @@ export function createWebhooks(deps: {
   clock: () => number;
   log: FastifyBaseLogger;
   outbound: Outbound;
+  inventories: Pick<InventoriesService, 'exists'>;
 }) {
-  const { db, clock, log, outbound } = deps;
+  const { db, clock, log, outbound, inventories } = deps;
 
   /** The URL as stored; 400 naming what is wrong (a refused address, user:password@...). */
   function checkUrl(raw: string): string {
@@ -116,8 +118,8 @@ export function createWebhooks(deps: {
     async put(inventoryId: string, input: WebhookInput): Promise<Webhook> {
       const url = checkUrl(input.url);
       const now = clock();
+      if (!(await inventories.exists(inventoryId))) throw missingInventory(inventoryId);
       return db.transaction().execute(async (trx) => {
-        if (!(await repo.findInventory(trx, inventoryId))) throw missingInventory(inventoryId);
         const existing = await repo.findWebhook(trx, inventoryId);
         const row: InventoryWebhooksTable = {
           inventory_id: inventoryId,

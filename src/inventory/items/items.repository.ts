@@ -158,6 +158,50 @@ export async function deleteItems(
   return deleted;
 }
 
+/**
+ * Items with an expiry date up to `horizon` (expired ones included), soonest first. Joined with
+ * categories and locations because their names are what the list shows: one query for all three.
+ */
+export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: string) {
+  return db
+    .selectFrom('items')
+    .leftJoin('categories', (join) =>
+      join
+        .onRef('categories.inventory_id', '=', 'items.inventory_id')
+        .onRef('categories.id', '=', 'items.category_id'),
+    )
+    .leftJoin('locations', (join) =>
+      join
+        .onRef('locations.inventory_id', '=', 'items.inventory_id')
+        .onRef('locations.id', '=', 'items.location_id'),
+    )
+    .select([
+      'items.id',
+      'items.name',
+      'items.quantity',
+      'items.unit',
+      'items.expiry_date',
+      'categories.name as category',
+      'locations.name as location',
+    ])
+    .where('items.inventory_id', '=', inventoryId)
+    .where('items.expiry_date', 'is not', null)
+    .where('items.expiry_date', '<=', horizon)
+    .orderBy('items.expiry_date')
+    .orderBy('items.name')
+    .orderBy('items.id')
+    .execute();
+}
+
+// every write that adds items asks (the per-inventory cap): prepared once
+const countItems = new Prepared<{ n: number | string }>(
+  'select count(*) as "n" from "items" where "inventory_id" = ?',
+);
+
+export async function itemCount(db: Executor, inventoryId: string): Promise<number> {
+  return Number((await countItems.first(db, [inventoryId]))?.n ?? 0);
+}
+
 /** How many items refer to the category or location. */
 export async function countItemsUsing(
   db: Executor,

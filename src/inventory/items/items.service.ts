@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { Prepared, timeSlicer } from '../../db/prepared.js';
+import { timeSlicer } from '../../db/prepared.js';
 import type { DB, ItemsTable } from '../../db/types.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
@@ -13,9 +13,21 @@ import {
 } from '../inventory.mapper.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { readConsistently } from '../inventory.repository.js';
+import { namedExist } from '../named/named.repository.js';
 import { openItems, type OpenItems } from './items.writer.js';
 import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
 import * as repo from './items.repository.js';
+
+/** An item as the expiry list shows it. */
+export interface ExpiringRow {
+  id: string;
+  name: string;
+  quantity: number;
+  unit: string;
+  expiryDate: string;
+  category: string;
+  location: string;
+}
 
 interface Written {
   created: boolean;
@@ -31,11 +43,6 @@ function staleUpdate(stored: ItemsTable | Item, given: number): AppError {
     { item },
   );
 }
-
-const checkBoth = new Prepared<{ category: number | null; location: number | null }>(
-  'select (select 1 from "categories" where "inventory_id" = ? and "id" = ?) as "category", ' +
-    '(select 1 from "locations" where "inventory_id" = ? and "id" = ?) as "location"',
-);
 
 /**
  * Categories and locations an item points at must exist in the same inventory: one query for
@@ -54,18 +61,13 @@ async function checkReferences(
     return;
   }
   const { inventoryId } = ctx;
-  const found = await checkBoth.first(ctx.trx, [
-    inventoryId,
-    fields.category_id,
-    inventoryId,
-    fields.location_id,
-  ]);
-  if (found?.category == null) {
+  const found = await namedExist(ctx.trx, inventoryId, fields.category_id, fields.location_id);
+  if (!found.category) {
     throw badRequest(
       `body.categoryId: there is no category ${fields.category_id} in your inventory`,
     );
   }
-  if (found.location == null) {
+  if (!found.location) {
     throw badRequest(
       `body.locationId: there is no location ${fields.location_id} in your inventory`,
     );
@@ -120,6 +122,23 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
         repo.listItems(trx, inventoryId, -1, timeSlicer()),
       );
       return rows.map(toItem);
+    },
+
+    /**
+     * Items with an expiry date up to `horizon` (YYYY-MM-DD; expired ones included), soonest
+     * first, with the names of their category and location (the expiry list and digest).
+     */
+    async expiringBy(caller: Caller, horizon: string): Promise<ExpiringRow[]> {
+      const rows = await repo.itemsExpiringBy(db, inventoryOf(caller), horizon);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        quantity: Number(row.quantity),
+        unit: row.unit,
+        expiryDate: row.expiry_date!,
+        category: row.category ?? '',
+        location: row.location ?? '',
+      }));
     },
 
     async get(caller: Caller, id: string): Promise<Item> {

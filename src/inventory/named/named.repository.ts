@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { Prepared } from '../../db/prepared.js';
 import type { NamedEntityTable } from '../../db/types.js';
 import { conflict } from '../../http/errors.js';
 import { chunks } from '../inventory.repository.js';
@@ -32,6 +33,23 @@ export function findNamedByKey(db: Executor, table: NamedTable, inventoryId: str
     .where('inventory_id', '=', inventoryId)
     .where('name_key', '=', key)
     .executeTakeFirst();
+}
+
+// every item write that changes its category or location asks: prepared once (db/prepared.ts)
+const bothExist = new Prepared<{ category: number | null; location: number | null }>(
+  'select (select 1 from "categories" where "inventory_id" = ? and "id" = ?) as "category", ' +
+    '(select 1 from "locations" where "inventory_id" = ? and "id" = ?) as "location"',
+);
+
+/** Whether the category and the location exist in the inventory: one query for both. */
+export async function namedExist(
+  db: Executor,
+  inventoryId: string,
+  categoryId: number,
+  locationId: number,
+): Promise<{ category: boolean; location: boolean }> {
+  const row = await bothExist.first(db, [inventoryId, categoryId, inventoryId, locationId]);
+  return { category: row?.category != null, location: row?.location != null };
 }
 
 /** The largest id the routes accept (`NamedId`): PostgreSQL's integer. */

@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, sessionFromLogin } from '../api/client.ts';
 import { saveSession } from '../api/session.ts';
 import type { LoginResponse } from '../api/types.ts';
-import { BusyButton, ErrorMessage, Field } from '../components/ui.tsx';
+import { passwordInput, Submit } from '../components/form.tsx';
+import { ErrorMessage, Field } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
-import { useAction } from '../hooks.ts';
+import { useSubmit } from '../hooks.ts';
 import { t } from '../i18n.ts';
 
 /**
@@ -15,56 +16,32 @@ export function ChangeOwnPassword() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const feedback = useFeedback();
-  const action = useAction();
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const ok = await action.run(async () => {
+  const { action, submit } = useSubmit(
+    async () => {
       const body = await api<LoginResponse>('POST', '/api/auth/password', {
         currentPassword: current,
         newPassword: next,
       });
       saveSession(sessionFromLogin(body));
-    });
-    if (ok) {
+    },
+    () => {
       setCurrent('');
       setNext('');
       feedback.changed(t('account.passwordChanged'));
-    }
-  };
+    },
+  );
 
   return (
-    <form class="card" onSubmit={(e) => void submit(e)} aria-labelledby="own-password-title">
+    <form class="card" onSubmit={submit} aria-labelledby="own-password-title">
       <h3 id="own-password-title">{t('account.changePassword')}</h3>
       <div class="row">
         <Field label={t('account.currentPassword')} id="own-current">
-          <input
-            id="own-current"
-            type="password"
-            required
-            autoComplete="current-password"
-            value={current}
-            onInput={(e) => setCurrent(e.currentTarget.value)}
-          />
+          <input id="own-current" {...passwordInput('current', current, setCurrent)} />
         </Field>
         <Field label={t('account.newPassword')} id="own-new" hint={t('users.passwordRule')}>
-          <input
-            id="own-new"
-            type="password"
-            required
-            minLength={8}
-            autoComplete="new-password"
-            value={next}
-            onInput={(e) => setNext(e.currentTarget.value)}
-          />
+          <input id="own-new" {...passwordInput('new', next, setNext)} />
         </Field>
-        <BusyButton
-          type="submit"
-          class="primary"
-          busy={action.busy}
-          label={t('account.savePassword')}
-          busyLabel={t('common.saving')}
-        />
+        <Submit action={action} label={t('account.savePassword')} busyLabel={t('common.saving')} />
       </div>
       <p class="muted">{t('account.passwordEffect')}</p>
       <ErrorMessage message={action.error} />

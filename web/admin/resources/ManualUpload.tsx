@@ -1,21 +1,14 @@
 import { useState } from 'preact/hooks';
 import type { Resource, TagSuggestion } from '../api/types.ts';
 import { uploadForm } from '../api/upload.ts';
-import { BusyButton, ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
+import { Submit } from '../components/form.tsx';
+import { ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
 import { useAction } from '../hooks.ts';
-import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
+import { MetadataFields, metadataOf, toWire, type Metadata } from './MetadataFields.tsx';
 import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
 import { t } from '../i18n.ts';
 
-const EMPTY: Metadata = {
-  title: '',
-  description: '',
-  author: '',
-  tags: [],
-  language: '',
-  edition: '',
-  releaseDate: '',
-};
+const EMPTY = metadataOf({ title: '', description: '', tags: [] });
 
 /** Upload one file (EPUB, PDF, ZIP, 7z) with metadata typed in by hand. */
 export function ManualUpload(props: {
@@ -92,13 +85,7 @@ export function ManualUpload(props: {
           {t('resources.uploaded', { title: done })}
         </p>
       )}
-      <BusyButton
-        type="submit"
-        class="primary"
-        busy={action.busy}
-        label={t('resources.upload')}
-        busyLabel={t('resources.uploading')}
-      />
+      <Submit action={action} label={t('resources.upload')} busyLabel={t('resources.uploading')} />
     </form>
   );
 }

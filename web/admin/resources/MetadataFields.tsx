@@ -17,6 +17,27 @@ export interface Metadata {
 
 export const DESCRIPTION_LIMIT = 4096;
 
+/** What a resource or an analyzed file already says, as form values (`null` → `''`). */
+export function metadataOf(r: {
+  title: string;
+  description: string;
+  tags: string[];
+  author?: string | null;
+  language?: string | null;
+  edition?: string | null;
+  releaseDate?: string | null;
+}): Metadata {
+  return {
+    title: r.title,
+    description: r.description,
+    author: r.author ?? '',
+    tags: r.tags,
+    language: r.language ?? '',
+    edition: r.edition ?? '',
+    releaseDate: r.releaseDate ?? '',
+  };
+}
+
 /** `''` → null for the optional fields, as the API expects. */
 export function toWire(m: Metadata) {
   const orNull = (s: string) => (s.trim() === '' ? null : s.trim());

@@ -1,22 +1,14 @@
 import { useState } from 'preact/hooks';
-import { api, downloadWithToken } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import type { Resource, TagSuggestion } from '../api/types.ts';
-import { BusyButton, ConfirmButton, ErrorMessage } from '../components/ui.tsx';
-import { errorMessage, formatBytes, formatDate } from '../format.ts';
+import { DownloadAndDelete, useDownload } from '../components/download.tsx';
+import { FormActions } from '../components/form.tsx';
+import { ErrorMessage } from '../components/ui.tsx';
+import { formatBytes, formatDate } from '../format.ts';
 import { useAction } from '../hooks.ts';
 import { t } from '../i18n.ts';
 import { Markdown } from './Markdown.tsx';
-import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
-
-const toMetadata = (r: Resource): Metadata => ({
-  title: r.title,
-  description: r.description,
-  author: r.author ?? '',
-  tags: r.tags,
-  language: r.language ?? '',
-  edition: r.edition ?? '',
-  releaseDate: r.releaseDate ?? '',
-});
+import { MetadataFields, metadataOf, toWire, type Metadata } from './MetadataFields.tsx';
 
 /** One catalog entry: facts, tags, description (rendered safely), edit in place, download, delete. */
 export function ResourceCard(props: {
@@ -28,16 +20,11 @@ export function ResourceCard(props: {
   const action = useAction();
   const [editing, setEditing] = useState<Metadata | null>(null);
   const [saved, setSaved] = useState(false);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const download = useDownload();
   const filename = `${r.title.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 120) || r.guid}.${r.fileFormat}`;
   const url = `/api/admin/resources/${encodeURIComponent(r.guid)}`;
+  const file = `/api/resources/${encodeURIComponent(r.guid)}/download`;
 
-  const download = () => {
-    setDownloadError(null);
-    downloadWithToken(`/api/resources/${encodeURIComponent(r.guid)}/download`, filename).catch(
-      (err) => setDownloadError(errorMessage(err)),
-    );
-  };
   const remove = async () => {
     if (await action.run(() => api('DELETE', url))) props.onChanged();
   };
@@ -65,19 +52,7 @@ export function ResourceCard(props: {
             suggestions={props.suggestions}
             onChange={setEditing}
           />
-          <ErrorMessage message={action.error} />
-          <div class="actions">
-            <BusyButton
-              type="submit"
-              class="primary"
-              busy={action.busy}
-              label={t('common.save')}
-              busyLabel={t('common.saving')}
-            />
-            <button type="button" onClick={() => setEditing(null)}>
-              {t('common.cancel')}
-            </button>
-          </div>
+          <FormActions action={action} onCancel={() => setEditing(null)} />
         </form>
       </li>
     );
@@ -119,27 +94,21 @@ export function ResourceCard(props: {
           type="button"
           onClick={() => {
             setSaved(false);
-            setEditing(toMetadata(r));
+            setEditing(metadataOf(r));
           }}
           aria-label={t('resources.editName', { title: r.title })}
         >
           {t('resources.edit')}
         </button>
-        <button
-          type="button"
-          onClick={download}
-          aria-label={t('resources.downloadName', { title: r.title })}
-        >
-          {t('resources.download')}
-        </button>
-        <ConfirmButton
-          label={t('resources.delete')}
-          question={t('resources.deleteQuestion', { title: r.title })}
+        <DownloadAndDelete
+          texts="resources"
+          vars={{ title: r.title }}
           busy={action.busy}
-          onConfirm={() => void remove()}
+          onDownload={() => download.start(file, filename)}
+          onDelete={() => void remove()}
         />
       </div>
-      <ErrorMessage message={action.error ?? downloadError} />
+      <ErrorMessage message={action.error ?? download.error} />
     </li>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { Resource, TagSuggestion } from '../api/types.ts';
+import { bindText } from '../components/form.tsx';
 import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
 import { useLoad } from '../hooks.ts';
 import { AnalyzeUpload } from './AnalyzeUpload.tsx';
@@ -8,12 +9,18 @@ import { ManualUpload } from './ManualUpload.tsx';
 import { ResourceCard } from './ResourceCard.tsx';
 import { t } from '../i18n.ts';
 
+/** The two ways to add a resource, in the order the switch shows them. */
+const MODES = [
+  { mode: 'analyze', label: 'resources.modeAnalyze' },
+  { mode: 'manual', label: 'resources.modeManual' },
+] as const;
+
 /** The resource catalog: upload (analyzed or manual), search, tag filter, download, delete. */
 export function ResourcesTab() {
   const [query, setQuery] = useState('');
   const [debounced, setDebounced] = useState('');
   const [tag, setTag] = useState('');
-  const [mode, setMode] = useState<'analyze' | 'manual'>('analyze');
+  const [mode, setMode] = useState<(typeof MODES)[number]['mode']>('analyze');
   const [revision, setRevision] = useState(0);
   const changed = () => setRevision((r) => r + 1);
 
@@ -41,24 +48,17 @@ export function ResourcesTab() {
       <section class="card upload" aria-labelledby="upload-title">
         <h2 id="upload-title">{t('resources.add')}</h2>
         <div class="segmented" role="radiogroup" aria-label={t('resources.howToAdd')}>
-          <label>
-            <input
-              type="radio"
-              name="mode"
-              checked={mode === 'analyze'}
-              onChange={() => setMode('analyze')}
-            />
-            {t('resources.modeAnalyze')}
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="mode"
-              checked={mode === 'manual'}
-              onChange={() => setMode('manual')}
-            />
-            {t('resources.modeManual')}
-          </label>
+          {MODES.map((m) => (
+            <label key={m.mode}>
+              <input
+                type="radio"
+                name="mode"
+                checked={mode === m.mode}
+                onChange={() => setMode(m.mode)}
+              />
+              {t(m.label)}
+            </label>
+          ))}
         </div>
         {mode === 'analyze' ? (
           <AnalyzeUpload suggestions={suggestions} onConfirmed={changed} />
@@ -79,8 +79,7 @@ export function ResourcesTab() {
             id="resource-search"
             type="search"
             placeholder={t('resources.searchPlaceholder')}
-            value={query}
-            onInput={(e) => setQuery(e.currentTarget.value)}
+            {...bindText(query, setQuery)}
           />
         </Field>
         <Field label={t('resources.tag')} id="resource-tag">

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { AnalyzedResource, Resource, TagSuggestion } from '../api/types.ts';
-import { BusyButton, ErrorMessage } from '../components/ui.tsx';
+import { FormActions } from '../components/form.tsx';
 import { formatBytes } from '../format.ts';
 import { useAction } from '../hooks.ts';
-import { MetadataFields, toWire, type Metadata } from './MetadataFields.tsx';
+import { MetadataFields, metadataOf, toWire } from './MetadataFields.tsx';
 import { t } from '../i18n.ts';
 
 /** One analyzed file: extracted metadata to review, then confirm into the catalog. */
@@ -18,15 +18,7 @@ export function ReviewForm(props: {
   onDiscard: () => void;
 }) {
   const a = props.analyzed;
-  const [meta, setMeta] = useState<Metadata>({
-    title: a.title,
-    description: a.description,
-    author: a.author ?? '',
-    tags: a.tags,
-    language: a.language ?? '',
-    edition: a.edition ?? '',
-    releaseDate: a.releaseDate ?? '',
-  });
+  const [meta, setMeta] = useState(() => metadataOf(a));
   const action = useAction();
 
   const confirm = async (event: Event) => {
@@ -69,19 +61,13 @@ export function ReviewForm(props: {
         suggestions={props.suggestions}
         onChange={setMeta}
       />
-      <ErrorMessage message={action.error} />
-      <div class="actions">
-        <BusyButton
-          type="submit"
-          class="primary"
-          busy={action.busy}
-          label={t('resources.addToCatalog')}
-          busyLabel={t('resources.adding')}
-        />
-        <button type="button" onClick={props.onDiscard}>
-          {t('resources.discard')}
-        </button>
-      </div>
+      <FormActions
+        action={action}
+        submit={t('resources.addToCatalog')}
+        busyLabel={t('resources.adding')}
+        cancel={t('resources.discard')}
+        onCancel={props.onDiscard}
+      />
     </form>
   );
 }

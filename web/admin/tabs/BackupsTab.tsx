@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
-import { api, downloadWithToken } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import type { BackupEntry, BackupInfo } from '../api/types.ts';
-import { BusyButton, ConfirmButton, ErrorMessage, Loading } from '../components/ui.tsx';
+import { DownloadAndDelete, useDownload } from '../components/download.tsx';
+import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
-import { errorMessage, formatBytes, formatDateTime } from '../format.ts';
+import { formatBytes, formatDateTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { t } from '../i18n.ts';
 
@@ -27,7 +27,7 @@ export function BackupsTab() {
   );
   const create = useAction();
   const remove = useAction();
-  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const download = useDownload();
   const [entries, info] = list.data ?? [[], null];
   const backups = [...entries].sort((a, b) => b.createdAt - a.createdAt);
 
@@ -37,13 +37,6 @@ export function BackupsTab() {
       entry = await api<BackupEntry>('POST', '/api/admin/backups');
     });
     if (ok && entry) feedback.changed(t('backups.written', { name: (entry as BackupEntry).name }));
-  };
-
-  const download = (name: string) => {
-    setDownloadError(null);
-    downloadWithToken(`/api/admin/backups/${encodeURIComponent(name)}`, name).catch((err) =>
-      setDownloadError(errorMessage(err)),
-    );
   };
 
   const del = async (name: string) => {
@@ -87,7 +80,7 @@ export function BackupsTab() {
           <code>npx larder restore {info?.directory ?? '/backups'}/larder-….sql.gz</code>
         </pre>
       </details>
-      <ErrorMessage message={create.error ?? remove.error ?? list.error ?? downloadError} />
+      <ErrorMessage message={create.error ?? remove.error ?? list.error ?? download.error} />
       {list.loading && !list.data && <Loading />}
       {list.data && backups.length === 0 && <p class="muted">{t('backups.none')}</p>}
       <ul class="rows" aria-label={t('backups.title')}>
@@ -100,18 +93,14 @@ export function BackupsTab() {
               </p>
             </div>
             <div class="actions">
-              <button
-                type="button"
-                onClick={() => download(b.name)}
-                aria-label={t('backups.downloadName', { name: b.name })}
-              >
-                {t('backups.download')}
-              </button>
-              <ConfirmButton
-                label={t('backups.delete')}
-                question={t('backups.deleteQuestion', { name: b.name })}
+              <DownloadAndDelete
+                texts="backups"
+                vars={{ name: b.name }}
                 busy={remove.busy}
-                onConfirm={() => void del(b.name)}
+                onDownload={() =>
+                  download.start(`/api/admin/backups/${encodeURIComponent(b.name)}`, b.name)
+                }
+                onDelete={() => void del(b.name)}
               />
             </div>
           </li>

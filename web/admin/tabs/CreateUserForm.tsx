@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
-import { BusyButton, ErrorMessage, Field } from '../components/ui.tsx';
+import { bindText, passwordInput, Submit } from '../components/form.tsx';
+import { ErrorMessage, Field } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
-import { useAction } from '../hooks.ts';
+import { useSubmit } from '../hooks.ts';
 import { t } from '../i18n.ts';
 
 /** Creates a user; the server gives them a new inventory of their own. */
@@ -10,24 +11,17 @@ export function CreateUserForm() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const feedback = useFeedback();
-  const action = useAction();
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const ok = await action.run(() => api('POST', '/api/admin/users', { username, password }));
-    if (ok) {
+  const { action, submit } = useSubmit(
+    () => api('POST', '/api/admin/users', { username, password }),
+    () => {
       feedback.changed(t('users.createdMessage', { name: username }));
       setUsername('');
       setPassword('');
-    }
-  };
+    },
+  );
 
   return (
-    <form
-      class="card create-user"
-      onSubmit={(e) => void submit(e)}
-      aria-labelledby="create-user-title"
-    >
+    <form class="card create-user" onSubmit={submit} aria-labelledby="create-user-title">
       <h2 id="create-user-title">{t('users.create')}</h2>
       <div class="row">
         <Field label={t('login.username')} id="new-username" hint={t('users.usernameHint')}>
@@ -39,29 +33,17 @@ export function CreateUserForm() {
             pattern="[A-Za-z0-9._\-]+"
             autoComplete="off"
             aria-describedby="new-username-hint"
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
+            {...bindText(username, setUsername)}
           />
         </Field>
         <Field label={t('login.password')} id="new-password" hint={t('users.passwordRule')}>
           <input
             id="new-password"
-            type="password"
-            required
-            minLength={8}
-            autoComplete="new-password"
             aria-describedby="new-password-hint"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
+            {...passwordInput('new', password, setPassword)}
           />
         </Field>
-        <BusyButton
-          type="submit"
-          class="primary"
-          busy={action.busy}
-          label={t('users.createButton')}
-          busyLabel={t('users.creating')}
-        />
+        <Submit action={action} label={t('users.createButton')} busyLabel={t('users.creating')} />
       </div>
       <ErrorMessage message={action.error} />
     </form>

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { InventoryStats, InventoryView } from '../api/types.ts';
+import { bindText } from '../components/form.tsx';
 import { BusyButton, ErrorMessage } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
 import { formatDateTime, inventoryLabel } from '../format.ts';
-import { useAction } from '../hooks.ts';
+import { useSubmit } from '../hooks.ts';
 import { t } from '../i18n.ts';
 import { ItemsView } from './ItemsView.tsx';
 
@@ -17,17 +18,12 @@ export function InventoryCard(props: {
   const feedback = useFeedback();
   const [name, setName] = useState(inventory.name);
   const [showItems, setShowItems] = useState(false);
-  const action = useAction();
   const inputId = `rename-${inventory.inventoryId}`;
   const title = inventoryLabel(inventory.inventoryId, inventory.name, inventory.users);
-
-  const rename = async (event: Event) => {
-    event.preventDefault();
-    const ok = await action.run(() =>
-      api('PUT', `/api/admin/inventories/${inventory.inventoryId}`, { name: name.trim() }),
-    );
-    if (ok) feedback.changed(t('inventories.renamed', { name: name.trim() || title }));
-  };
+  const { action, submit: rename } = useSubmit(
+    () => api('PUT', `/api/admin/inventories/${inventory.inventoryId}`, { name: name.trim() }),
+    () => feedback.changed(t('inventories.renamed', { name: name.trim() || title })),
+  );
 
   return (
     <li class="card inventory" data-inventory-id={inventory.inventoryId}>
@@ -62,14 +58,13 @@ export function InventoryCard(props: {
           <dd>{formatDateTime(stats.lastUpdated)}</dd>
         </dl>
       )}
-      <form class="inline-form" onSubmit={(e) => void rename(e)}>
+      <form class="inline-form" onSubmit={rename}>
         <label for={inputId}>{t('inventories.name')}</label>
         <input
           id={inputId}
           maxLength={100}
           placeholder={t('inventories.namePlaceholder')}
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
+          {...bindText(name, setName)}
         />
         <BusyButton
           type="submit"

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { AdminItem } from '../api/types.ts';
+import { bindText } from '../components/form.tsx';
 import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
 import { formatCalendarDate } from '../format.ts';
 import { useLoad } from '../hooks.ts';
@@ -44,12 +45,7 @@ export function ItemsView(props: { inventoryId: string; title: string }) {
   return (
     <section class="items-view" aria-label={t('items.of', { inventory: props.title })}>
       <Field label={t('items.search')} id={searchId}>
-        <input
-          id={searchId}
-          type="search"
-          value={query}
-          onInput={(e) => setQuery(e.currentTarget.value)}
-        />
+        <input id={searchId} type="search" {...bindText(query, setQuery)} />
       </Field>
       <ErrorMessage message={items.error} />
       {items.loading && !items.data && <Loading />}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
 import type { InventoryStats, InventoryView, User } from '../api/types.ts';
+import { bindText } from '../components/form.tsx';
 import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
 import { useFeedback } from '../feedback.ts';
 import { useLoad } from '../hooks.ts';
@@ -44,12 +45,7 @@ export function UsersTab(props: { selfId: string }) {
         </h2>
         <form class="search" role="search" onSubmit={(e) => e.preventDefault()}>
           <Field label={t('users.search')} id="user-search">
-            <input
-              id="user-search"
-              type="search"
-              value={query}
-              onInput={(e) => setQuery(e.currentTarget.value)}
-            />
+            <input id="user-search" type="search" {...bindText(query, setQuery)} />
           </Field>
         </form>
       </div>

@@ -1,0 +1,23 @@
+import Type from 'typebox';
+import { accountVariables } from './accounts.schema.js';
+import { limitVariables } from './limits.schema.js';
+import { oidcIssuer, oidcVariables } from './oidc.schema.js';
+import { serverVariables } from './server.schema.js';
+
+/** The variables read at every start. */
+export const Variables = Type.Object({
+  ...serverVariables,
+  ...accountVariables,
+  ...limitVariables,
+  ...oidcIssuer,
+});
+
+/** The rest of LARDER_OIDC_*, read only when LARDER_OIDC_ISSUER is set (else ignored). */
+export const OidcVariables = Type.Object(oidcVariables);
+
+/**
+ * Every LARDER_* variable, declared once: its type, constraints, default, error and description.
+ * loadConfig reads and decodes through it; `npm run docs:config` renders the README's table from
+ * it, in this order.
+ */
+export const ConfigSchema = Type.Object({ ...Variables.properties, ...OidcVariables.properties });

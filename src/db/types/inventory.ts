@@ -1,0 +1,77 @@
+import type { Generated } from 'kysely';
+
+/** An inventory and its content: items, categories, locations, settings, the change log. */
+
+export interface InventoriesTable {
+  id: string;
+  name: string;
+  revision: number;
+  /** Deltas are complete only for `since >= history_floor`; older clients need a full sync. */
+  history_floor: number;
+  created_at: number;
+}
+
+export interface NamedEntityTable {
+  inventory_id: string;
+  id: number;
+  name: string;
+  name_key: string;
+  revision: number;
+  updated_at: number;
+}
+
+export interface ItemsTable {
+  inventory_id: string;
+  id: string;
+  name: string;
+  category_id: number;
+  location_id: number;
+  quantity: number;
+  unit: string;
+  unit_price: number;
+  kcal_per_kg: number | null;
+  expiry_date: string | null;
+  notes: string;
+  last_updated: number;
+  revision: number;
+}
+
+/** An item row with its merge state (items.merge.ts): what the one item writer reads and writes. */
+export interface ItemsStateTable extends ItemsTable {
+  /** JSON of per-field times, quantity base and adjustments; '' = all at last_updated, no adjustments */
+  merge_state: string;
+}
+
+export interface SyncOpsTable {
+  inventory_id: string;
+  op_id: string;
+  /** the first result of the operation, as JSON */
+  result: string;
+  recorded_at: number;
+}
+
+export interface DeletedItemsTable {
+  inventory_id: string;
+  item_id: string;
+  deleted_at: number;
+}
+
+export interface SettingsTable {
+  inventory_id: string;
+  key: string;
+  value: string;
+  revision: number;
+}
+
+export type ChangeEntity = 'item' | 'category' | 'location' | 'setting' | 'inventory';
+export type ChangeOp = 'upsert' | 'delete';
+
+export interface ChangeLogTable {
+  id: Generated<number>;
+  inventory_id: string;
+  revision: number;
+  entity: ChangeEntity;
+  entity_id: string;
+  op: ChangeOp;
+  changed_at: number;
+}

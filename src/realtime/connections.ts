@@ -1,0 +1,127 @@
+import type { WebSocket } from 'ws';
+import type { SignedInUser } from '../auth/auth.service.js';
+import { encodeFrame, sendEncoded, type FanoutTarget } from './fanout.js';
+import type { ServerFrame } from './frames.js';
+
+/** One open socket of this instance. */
+export interface Connection extends FanoutTarget {
+  socket: WebSocket;
+  /** this socket's copy of its caller: an `auth` frame renews it */
+  user: SignedInUser;
+  alive: boolean;
+  /** frames of this socket waiting to be handled, one at a time */
+  queue: Promise<void>;
+  /** when this socket was last told it goes over the frame rate (one notice per second) */
+  limitNoticeAt: number;
+}
+
+export const CLOSE_SESSION_ENDED = 4001;
+/** The oldest socket of a user who opens more than `socketsPerUser` is closed with this code. */
+export const CLOSE_TOO_MANY_SOCKETS = 4008;
+
+export const sendFrame = (connection: Connection, frame: ServerFrame): void =>
+  sendEncoded(connection.socket, encodeFrame(frame));
+
+/** The open sockets of this instance, by user. */
+export function createConnectionRegistry(deps: {
+  /** sockets one user may hold on this instance; a further one closes their oldest */
+  socketsPerUser: number;
+  /** a user's first socket here opened (true), or their last one closed (false) */
+  onPresence: (userId: string, online: boolean) => void;
+  /** a connection that closed, or was closed for a newer one */
+  onGone: (connection: Connection) => void;
+}) {
+  const byUser = new Map<string, Set<Connection>>();
+
+  /** Adds an open socket; the returned function removes it (call it when the socket closes). */
+  function add(connection: Connection): () => void {
+    const userId = connection.user.id;
+    let set = byUser.get(userId);
+    const firstSocket = !set;
+    if (!set) byUser.set(userId, (set = new Set()));
+    // over the limit, the oldest goes: a phone that reconnected on a flaky network keeps working
+    for (const oldest of set) {
+      if (set.size < deps.socketsPerUser) break;
+      set.delete(oldest);
+      deps.onGone(oldest);
+      oldest.socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets for this user');
+    }
+    set.add(connection);
+    if (firstSocket) deps.onPresence(userId, true);
+    const own = set;
+    return () => {
+      own.delete(connection);
+      deps.onGone(connection);
+      if (own.size === 0 && byUser.get(userId) === own) {
+        byUser.delete(userId);
+        deps.onPresence(userId, false);
+      }
+    };
+  }
+
+  /** Serialized once, whatever the number of the user's sockets. */
+  function sendToUser(userId: string, frame: ServerFrame): void {
+    const connections = byUser.get(userId);
+    if (!connections) return;
+    const bytes = encodeFrame(frame);
+    for (const connection of connections) sendEncoded(connection.socket, bytes);
+  }
+
+  /**
+   * Closes the user's sockets, or only those of one session, or all but one session's sockets
+   * whose token is of `minVersion` or later (a token issued before a password change never
+   * outlives it, even in the session that made the change).
+   */
+  function closeSessions(
+    userId: string,
+    which: { only?: string; except?: string; minVersion?: number },
+    reason: string,
+  ): void {
+    for (const connection of byUser.get(userId) ?? []) {
+      const { sessionId, tokenVersion } = connection.user;
+      if (which.only !== undefined && sessionId !== which.only) continue;
+      const current = which.minVersion === undefined || tokenVersion >= which.minVersion;
+      if (which.except !== undefined && sessionId === which.except && current) continue;
+      connection.socket.close(CLOSE_SESSION_ENDED, reason);
+    }
+  }
+
+  /**
+   * Protocol-level ping; a socket that did not answer the previous ping is dropped, and one whose
+   * access token expired (no `auth` frame renewed it) is closed with 4001.
+   */
+  function heartbeat(now: number): void {
+    for (const set of byUser.values()) {
+      for (const connection of set) {
+        if (connection.user.tokenExpiresAt <= now) {
+          connection.socket.close(CLOSE_SESSION_ENDED, 'access token expired');
+          continue;
+        }
+        if (!connection.alive) {
+          connection.socket.terminate();
+          continue;
+        }
+        connection.alive = false;
+        connection.socket.ping();
+      }
+    }
+  }
+
+  return {
+    add,
+    sendToUser,
+    closeSessions,
+    heartbeat,
+    /** The user's sockets on this instance. */
+    of: (userId: string): Iterable<Connection> => byUser.get(userId) ?? [],
+    has: (userId: string) => byUser.has(userId),
+    userIds: () => [...byUser.keys()],
+    hasAny: () => byUser.size > 0,
+    count: () => [...byUser.values()].reduce((n, set) => n + set.size, 0),
+    closeAll(code: number, reason: string): void {
+      for (const set of byUser.values()) for (const c of set) c.socket.close(code, reason);
+    },
+  };
+}
+
+export type ConnectionRegistry = ReturnType<typeof createConnectionRegistry>;

@@ -1,0 +1,83 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BusEvent } from '../../src/realtime/bus.js';
+import { natsSubject } from '../../src/realtime/bus.nats.js';
+import { HAS_POSTGRES } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import { openSocket, waitFor } from '../helpers/ws.js';
+import { call, itemBody, seedBasics, share, updateFor } from '../inventory/helpers.js';
+import { sendMessage } from '../messages/helpers.js';
+import { NATS_URL } from './nats-helpers.js';
+
+const why = !HAS_POSTGRES
+  ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
+  : !NATS_URL
+    ? '(needs NATS: set LARDER_TEST_NATS_URL)'
+    : '(postgres, nats)';
+
+// Two instances on one PostgreSQL schema, as on two hosts: their events cross through NATS
+// (LARDER_BUS_URL), and a listener on the deployment's subject sees each one go by.
+describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`two instances on one database and NATS ${why}`, () => {
+  const a = useTestApp('postgres', { extraEnv: { LARDER_BUS_URL: NATS_URL } });
+  const b = useTestApp('postgres', { env: () => a.env });
+  const [anna, ben] = a.users('anna', 'ben');
+  let nc: NatsConnection;
+  const onNats: BusEvent[] = [];
+  beforeAll(async () => {
+    nc = await connect({ servers: new URL(NATS_URL!).host });
+    const database = new URL(a.env.LARDER_DATABASE_URL!).pathname.slice(1);
+    nc.subscribe(natsSubject(database, a.env.LARDER_DATABASE_SCHEMA!), {
+      callback: (_err, msg) => void onNats.push(msg.json<BusEvent>()),
+    });
+    await nc.flush();
+  });
+  afterAll(() => nc.close());
+
+  it('both instances run on the NATS bus', () => {
+    expect(a.config.busUrl).toBe(NATS_URL);
+    expect(b.config.busUrl).toBe(NATS_URL);
+  });
+
+  it("the receiver's socket on B gets what the sender posted to A; the ack reaches A's socket", async () => {
+    const benOnB = await openSocket(b.app, ben.token);
+    const annaOnA = await openSocket(a.app, anna.token);
+    try {
+      await benOnB.next('hello');
+      await annaOnA.next('hello');
+      const message = await sendMessage(a.app, anna, ben, 'across hosts');
+      expect(await benOnB.next('new_message')).toEqual({ type: 'new_message', message });
+
+      benOnB.send({ type: 'ack', messageId: message.id });
+      const delivered = await annaOnA.next('message_delivered');
+      expect(delivered.messageId).toBe(message.id);
+      for (const type of ['messageCreated', 'messageDelivered']) {
+        await waitFor(() =>
+          onNats.some((e) => e.type === type && 'messageId' in e && e.messageId === message.id),
+        );
+      }
+    } finally {
+      await benOnB.close();
+      await annaOnA.close();
+    }
+  });
+
+  it('an inventory change through instance A reaches a member’s socket on instance B', async () => {
+    await share(a.app, a.admin, anna, ben);
+    await seedBasics(a.app, anna);
+    const benOnB = await openSocket(b.app, ben.token);
+    try {
+      await benOnB.next('hello');
+      const put = await call(a.app, anna, 'PUT', '/api/inventory/items/bread', itemBody());
+      expect(put.status).toBe(201);
+      const event = {
+        type: 'inventoryUpdated',
+        inventoryId: anna.inventoryId,
+        revision: put.body.revision,
+      };
+      expect(await updateFor(benOnB, put.body.revision)).toEqual(event);
+      await waitFor(() => onNats.some((e) => JSON.stringify(e) === JSON.stringify(event)));
+    } finally {
+      await benOnB.close();
+    }
+  });
+});
