@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Guards } from '../http/auth.js';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../http/errors.js';
 import { errors } from '../http/schemas.js';
 import { originOf } from '../http/origin.js';
 import { APK_CONTENT_TYPES, MAX_APK_BYTES } from './apk-upload.js';
@@ -78,6 +80,21 @@ const ApkStored = Type.Object({
   sha256: Type.String({ description: 'hex SHA-256 of the stored file' }),
 });
 
+/** Any other body (JSON, a form) would be parsed as such: refused before it is read. */
+async function apkBodyOnly(request: FastifyRequest): Promise<void> {
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (!APK_CONTENT_TYPES.includes(type)) {
+    throw new AppError(
+      415,
+      'unsupported_format',
+      `Send the APK as ${APK_CONTENT_TYPES.join(' or ')}`,
+    );
+  }
+}
+
 /** PUT /api/admin/apk: the APK as the raw body, streamed to storage (static admin token). */
 function apkRoute(deps: { releases: ReleasesService; guards: Guards }): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -86,7 +103,7 @@ function apkRoute(deps: { releases: ReleasesService; guards: Guards }): FastifyP
     app.put(
       '/api/admin/apk',
       {
-        onRequest: deps.guards.requireAdminToken,
+        onRequest: [deps.guards.requireAdminToken, apkBodyOnly],
         bodyLimit: MAX_APK_BYTES,
         schema: {
           tags: ['releases'],

@@ -53,8 +53,9 @@ export function createS3Storage(settings: S3Settings): Storage {
   const Bucket = settings.bucket;
 
   async function stat(key: string): Promise<ObjectStat | null> {
+    const Key = checkKey(key);
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key: checkKey(key) }));
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
       return {
         size: head.ContentLength ?? 0,
         etag: strongTag(head.ETag),
@@ -85,8 +86,9 @@ export function createS3Storage(settings: S3Settings): Storage {
   }
 
   async function remove(key: string): Promise<void> {
+    const Key = checkKey(key);
     try {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checkKey(key) }));
+      await client.send(new DeleteObjectCommand({ Bucket, Key }));
     } catch (err) {
       if (!isNotFound(err)) throw unavailable(err);
     }
@@ -103,11 +105,12 @@ export function createS3Storage(settings: S3Settings): Storage {
     },
 
     async get(key, range) {
+      const Key = checkKey(key);
       try {
         const result = await client.send(
           new GetObjectCommand({
             Bucket,
-            Key: checkKey(key),
+            Key,
             ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
           }),
         );
@@ -123,6 +126,8 @@ export function createS3Storage(settings: S3Settings): Storage {
     delete: remove,
 
     async move(from, to) {
+      checkKey(from);
+      checkKey(to);
       try {
         await client.send(
           new CopyObjectCommand({
