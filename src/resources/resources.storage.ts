@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_MODES } from '../db/data-dir.js';
 import type { AppStorage } from '../storage/app-storage.js';
+import { meter } from '../storage/storage.js';
 
 export const TEMP_PREFIX = '.tmp-';
 
@@ -54,26 +55,18 @@ export function createStorage(app: AppStorage) {
     /** Streams into a new temp file, hashing as it goes; removes the file on any failure. */
     async writeTemp(stream: Readable, dir: string): Promise<WrittenFile> {
       const target = path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`);
-      const hash = crypto.createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
+      const counted = meter();
       try {
         await pipeline(
           stream,
-          meter,
+          counted.stream,
           fs.createWriteStream(target, { flags: 'wx', mode: PRIVATE_MODES.file }),
         );
       } catch (err) {
         await removeQuietly(target);
         throw err;
       }
-      return { path: target, size, sha256: hash.digest('hex') };
+      return { path: target, ...counted.result() };
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { StorageConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
 import {
   checkKey,
@@ -19,14 +20,8 @@ import {
   type Storage,
 } from './storage.js';
 
-export interface S3Settings {
-  endpoint: string | null;
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
+/** LARDER_S3_*, as the config read them. */
+export type S3Settings = Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'>;
 
 /** Large uploads go in parts of this size: memory per upload is about 4 such parts. */
 const PART_BYTES = 8 * 1024 * 1024;
