@@ -5,8 +5,7 @@ import type { Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
 import { AppError, badRequest, notFound, unauthorized } from '../http/errors.js';
 import type { EventBus } from '../realtime/bus.js';
-import type { UsersService } from '../users/users.service.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { Account, UsersService } from '../users/users.service.js';
 import * as repo from './auth.repository.js';
 import type { LoginResponse, SessionDto } from './auth.schemas.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -59,14 +58,14 @@ export function createAuthService(deps: {
   const invalid = () => unauthorized('Wrong username or password');
   const ended = () => unauthorized('Session has ended; sign in again');
 
-  async function issue(trx: Executor, user: UserRow, sessionId: string): Promise<LoginResponse> {
+  async function issue(trx: Executor, user: Account, sessionId: string): Promise<LoginResponse> {
     const now = clock();
     const refreshToken = newRefreshToken();
     await repo.insertRefreshToken(trx, {
       token_hash: hashRefreshToken(refreshToken),
       user_id: user.id,
       family_id: sessionId,
-      token_version: user.token_version,
+      token_version: user.tokenVersion,
       expires_at: now + deps.refreshTtlSeconds * 1000,
       created_at: now,
       used_at: null,
@@ -75,8 +74,8 @@ export function createAuthService(deps: {
       {
         userId: user.id,
         username: user.username,
-        isAdmin: Boolean(user.is_admin),
-        tokenVersion: user.token_version,
+        isAdmin: user.isAdmin,
+        tokenVersion: user.tokenVersion,
         sessionId,
       },
       now,
@@ -88,8 +87,8 @@ export function createAuthService(deps: {
       expiresIn: tokens.ttlSeconds,
       userId: user.id,
       username: user.username,
-      isAdmin: Boolean(user.is_admin),
-      inventoryId: user.inventory_id,
+      isAdmin: user.isAdmin,
+      inventoryId: user.inventoryId,
     };
   }
 
@@ -102,7 +101,7 @@ export function createAuthService(deps: {
   }
 
   /** A new session for a user whose sign-in has been checked (password or identity provider). */
-  function signIn(user: UserRow, client: ClientInfo): Promise<LoginResponse> {
+  function signIn(user: Account, client: ClientInfo): Promise<LoginResponse> {
     const now = clock();
     return db.transaction().execute(async (trx) => {
       const sessionId = crypto.randomUUID();
@@ -128,9 +127,9 @@ export function createAuthService(deps: {
     );
 
   /** bcrypt compares only the first 72 bytes and no stored password is longer: longer is wrong. */
-  const passwordMatches = (password: string, user: UserRow | undefined) =>
-    user && Buffer.byteLength(password, 'utf8') <= 72
-      ? hasher.verify(password, user.password_hash)
+  const passwordMatches = (password: string, passwordHash: string | undefined) =>
+    passwordHash !== undefined && Buffer.byteLength(password, 'utf8') <= 72
+      ? hasher.verify(password, passwordHash)
       : hasher.verifyDummy(password);
 
   return {
@@ -138,16 +137,18 @@ export function createAuthService(deps: {
       if (deps.passwordSignIn === 'off') throw passwordSignInDisabled();
       // counted before bcrypt runs: parallel guesses cannot get past the limit
       const attempt = await throttle.reserve(username, client.address);
-      const user = await users.findRowByUsername(username);
+      const found = await users.withPasswordHash({ username });
       // an unknown user costs the same bcrypt time as a wrong password
-      if (!(await passwordMatches(password, user)) || !user) {
+      if (!(await passwordMatches(password, found?.passwordHash)) || !found) {
         attempt.failed();
         throw invalid();
       }
       await attempt.succeeded();
       // only after the password: without it, nobody learns who is an admin
-      if (deps.passwordSignIn === 'admins' && !user.is_admin) throw passwordSignInDisabled();
-      return signIn(user, client);
+      if (deps.passwordSignIn === 'admins' && !found.account.isAdmin) {
+        throw passwordSignInDisabled();
+      }
+      return signIn(found.account, client);
     },
 
     signIn,
@@ -167,9 +168,9 @@ export function createAuthService(deps: {
           'Refresh token was already used; every session from that sign-in is ended',
         );
       }
-      const user = await users.findRowById(row.user_id);
+      const user = await users.findById(row.user_id);
       const session = await sessionsRepo.findSession(db, row.family_id);
-      if (row.expires_at <= now || !user || user.token_version !== row.token_version || !session) {
+      if (row.expires_at <= now || !user || user.tokenVersion !== row.token_version || !session) {
         await endSession(row.family_id, row.user_id);
         throw unauthorized('Refresh token has expired; sign in again');
       }
@@ -187,16 +188,16 @@ export function createAuthService(deps: {
       const now = clock();
       const claims = tokens.verify(accessToken, now);
       if (!claims) throw unauthorized('Access token is invalid or has expired');
-      const user = await sessions.user(claims.userId, () => users.findRowById(claims.userId));
-      if (!user || user.token_version !== claims.tokenVersion) throw ended();
+      const user = await sessions.user(claims.userId, () => users.findById(claims.userId));
+      if (!user || user.tokenVersion !== claims.tokenVersion) throw ended();
       const session = await sessions.session(claims.sessionId);
       if (!session || session.userId !== user.id) throw ended();
       if (now - session.lastUsedAt >= TOUCH_EVERY_MS) await sessions.touch(claims.sessionId, null);
       return {
         id: user.id,
         username: user.username,
-        isAdmin: Boolean(user.is_admin),
-        inventoryId: user.inventory_id,
+        isAdmin: user.isAdmin,
+        inventoryId: user.inventoryId,
         sessionId: claims.sessionId,
         tokenExpiresAt: claims.expiresAt,
         tokenVersion: claims.tokenVersion,
@@ -217,14 +218,14 @@ export function createAuthService(deps: {
         throw badRequest('body.newPassword must be 8 to 72 bytes long');
       }
       const attempt = await throttle.reserve(caller.username, client.address);
-      const row = await users.findRowById(caller.id);
-      if (!(await passwordMatches(currentPassword, row)) || !row) {
+      const found = await users.withPasswordHash({ id: caller.id });
+      if (!(await passwordMatches(currentPassword, found?.passwordHash)) || !found) {
         attempt.failed();
         throw badRequest('body.currentPassword is not the current password');
       }
       await attempt.succeeded();
       await users.changePassword(caller.id, newPassword, caller.sessionId);
-      const user = await users.findRowById(caller.id);
+      const user = await users.findById(caller.id);
       if (!user) throw ended();
       return db.transaction().execute(async (trx) => {
         await repo.deleteRefreshFamily(trx, caller.sessionId);
@@ -254,7 +255,7 @@ export function createAuthService(deps: {
 
     /** Clears the failed sign-in counters of a user (admin route). */
     async unlock(userId: string): Promise<void> {
-      const user = await users.findRowById(userId);
+      const user = await users.findById(userId);
       if (!user) throw notFound(`No user with id ${userId}`);
       await throttle.unlock(user.username);
     },

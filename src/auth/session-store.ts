@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../db/executor.js';
-import type { DB, UsersTable } from '../db/types.js';
+import type { DB } from '../db/types.js';
 import type { EventBus } from '../realtime/bus.js';
+import type { Account } from '../users/users.service.js';
 import * as repo from './sessions.repository.js';
 
 /** How long a cached user or session is trusted without an event: bounds a lost NOTIFY. */
@@ -34,7 +35,7 @@ export function createSessionStore(deps: {
   const { db, bus, clock } = deps;
   let seenVersion = deps.dataVersion?.();
   let versionChecked = false;
-  const users = new Map<string, Entry<UsersTable | undefined>>();
+  const users = new Map<string, Entry<Account | undefined>>();
   const sessions = new Map<string, Entry<CachedSession | null>>();
   /** bumped by every invalidation: a load that started before one is not cached */
   let epoch = 0;
@@ -90,8 +91,7 @@ export function createSessionStore(deps: {
   }
 
   return {
-    user: (userId: string, load: () => Promise<UsersTable | undefined>) =>
-      cached(users, userId, load),
+    user: (userId: string, load: () => Promise<Account | undefined>) => cached(users, userId, load),
     session: (sessionId: string) =>
       cached(sessions, sessionId, async () => {
         const row = await repo.findSession(db, sessionId);

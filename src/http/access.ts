@@ -1,5 +1,4 @@
 import type { FastifyInstance, RouteOptions, onRequestHookHandler } from 'fastify';
-import type { Guards } from './auth.js';
 
 /**
  * Who may call a route. `user`: any signed-in user (bearer token, or `?token=` where the guard
@@ -28,12 +27,18 @@ declare module 'fastify' {
 
 const RANK: AccessPolicy[] = ['public', 'user', 'admin', 'admin-token'];
 
+/** The guard hooks whose presence says a route's policy (http/auth.ts createGuards makes them). */
+type PolicyGuards = Record<
+  'authenticate' | 'authenticateAllowingQueryToken' | 'requireAdmin' | 'requireAdminToken',
+  unknown
+>;
+
 /**
  * Records each route's policy as it is added: `config.access` when the route declares one, else
  * read from the guards among its `onRequest` hooks (the route's own, and those `guardRoutes` put
  * there for its scope), the strongest one winning. Registered before any route.
  */
-export function recordRouteAccess(app: FastifyInstance, guards: Guards): void {
+export function recordRouteAccess(app: FastifyInstance, guards: PolicyGuards): void {
   const known = new Map<unknown, AccessPolicy>([
     [guards.authenticate, 'user'],
     [guards.authenticateAllowingQueryToken, 'user'],

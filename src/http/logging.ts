@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import pretty from 'pino-pretty';
 
 const REDACTED = '[redacted]';
@@ -105,6 +105,23 @@ export function seedAdminBanner(username: string, password: string): string {
   const width = Math.max(...lines.map((l) => l.length));
   const rule = '─'.repeat(width + 2);
   return ['', `┌${rule}┐`, ...lines.map((l) => `│ ${l.padEnd(width)} │`), `└${rule}┘`].join('\n');
+}
+
+/**
+ * Tells the server's log about a seed admin the users service created at this start: a generated
+ * password in the banner above (a warning, so it shows at any level), a configured one in a line.
+ * Nothing when the admin existed (`null`).
+ */
+export function logSeedAdmin(
+  log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
+  created: { username: string; generatedPassword: string | null } | null,
+): void {
+  if (created === null) return;
+  if (created.generatedPassword === null) {
+    log.info(`Created admin "${created.username}" from LARDER_ADMIN_PASSWORD`);
+  } else {
+    log.warn(seedAdminBanner(created.username, created.generatedPassword));
+  }
 }
 
 /**

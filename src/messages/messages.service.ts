@@ -49,7 +49,7 @@ export function createMessagesService(deps: {
 
   async function requireOtherUser(callerId: string, userId: string, self: string) {
     if (userId === callerId) throw badRequest(self);
-    if (!isUuid(userId) || !(await users.findRowById(userId))) {
+    if (!isUuid(userId) || !(await users.exists(userId))) {
       throw notFound(`No user with id ${userId}`);
     }
   }

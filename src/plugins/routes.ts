@@ -37,7 +37,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(realtimeRoutes({ hub, guards }));
   await app.register(messageRoutes({ messages, guards }));
   await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));
-  await app.register(releasesModule({ config, guards, log: app.log }));
+  await app.register(releasesModule({ releases: app.larder.releases, guards }));
   await app.register(resourceRoutes({ resources, guards }));
   await app.register(pushRoutes({ push, guards }));
 }

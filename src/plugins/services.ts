@@ -1,68 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createServices, type AppContext } from '../composition.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
-import { createAuthService, type AuthService } from '../auth/auth.service.js';
-import { createLoginThrottle, type LoginThrottle } from '../auth/login-throttle.js';
-import { createPasswordHasher } from '../auth/passwords.js';
-import { createSessionStore } from '../auth/session-store.js';
-import { loadJwtSecret } from '../auth/secret.js';
-import { createAccessTokens } from '../auth/tokens.js';
-import { createOidcClient } from '../auth/oidc/oidc.client.js';
-import { createOidcService, type OidcService } from '../auth/oidc/oidc.service.js';
-import { createBackupsService, type BackupsService } from '../backups/backups.service.js';
-import { createGuards, type Guards } from '../http/auth.js';
-import {
-  createInventoriesService,
-  type InventoriesService,
-} from '../inventories/inventories.service.js';
-import { connectExpiryToHub } from '../inventory/expiry/expiry.realtime.js';
-import { createExpiryService, type ExpiryService } from '../inventory/expiry/expiry.service.js';
-import { createWebhooks, type Webhooks } from '../inventory/expiry/expiry.webhook.js';
-import { createInventoryService, type InventoryService } from '../inventory/inventory.service.js';
-import { connectMessagesToHub } from '../messages/messages.realtime.js';
-import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
-import { createMetrics, type Metrics } from '../metrics/metrics.js';
-import { createOutbound } from '../outbound/outbound.js';
-import { createPushService, type PushService } from '../push/push.service.js';
-import type { EventBus } from '../realtime/bus.js';
-import { createSocketHub, type SocketHub } from '../realtime/hub.js';
-import { createAnalysisPool } from '../resources/analysis/analysis.pool.js';
-import { createResourcesService, type ResourcesService } from '../resources/resources.service.js';
-import { createAppStorage } from '../storage/app-storage.js';
-import type { Storage } from '../storage/storage.js';
-import { createUsersService, type UsersService } from '../users/users.service.js';
+import { logSeedAdmin } from '../http/logging.js';
 
-/** Everything the features are built from; tests reach the same objects through app.larder. */
-export interface AppContext {
-  config: Config;
-  database: Database;
-  bus: EventBus;
-  clock: () => number;
-  guards: Guards;
-  auth: AuthService;
-  /** sign-in through the household's identity provider; null when LARDER_OIDC_ISSUER is unset */
-  oidc: OidcService | null;
-  loginThrottle: LoginThrottle;
-  users: UsersService;
-  inventories: InventoriesService;
-  /** the signed-in user's inventory: items, categories, locations, settings, sync */
-  inventory: InventoryService;
-  /** expiry list and settings, the daily digest (lease per inventory and day) */
-  expiry: ExpiryService;
-  /** the per-inventory digest webhook and its deliveries */
-  webhooks: Webhooks;
-  backups: BackupsService;
-  hub: SocketHub;
-  messages: MessagesService;
-  /** the resource catalog, analyze/confirm staging and tag suggestions */
-  resources: ResourcesService;
-  metrics: Metrics;
-  /** Web Push to closed apps: VAPID keys, subscriptions, the push outbox */
-  push: PushService;
-  /** where files live: resources, staging, backups and the APK (a folder or S3) */
-  storage: Storage;
-}
+export type { AppContext } from '../composition.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,153 +13,29 @@ declare module 'fastify' {
 }
 
 /**
- * The service graph: every feature's service, built from the database and the bus and from each
- * other (a feature reaches another only through its service), decorated as `app.larder`.
- * Creates the seed admin. Nothing here starts a timer: periodic work is in src/jobs.ts.
+ * The service graph (src/composition.ts) over the app's database, bus and log, decorated as
+ * `app.larder` and closed with the app. Creates the seed admin and says so in the log. Nothing
+ * here starts a timer: periodic work is in src/jobs.ts.
  */
 async function services(
   app: FastifyInstance,
   options: { config: Config; clock: () => number },
 ): Promise<void> {
   const { config, clock } = options;
-  const { database, bus, log } = app;
-  const db = database.db;
-
-  const hasher = createPasswordHasher(config.bcryptCost);
-  const tokens = createAccessTokens(
-    loadJwtSecret(config.jwtSecret, config.dataDir),
-    config.accessTokenTtlSeconds,
-  );
-  const loginThrottle = createLoginThrottle({
-    db,
-    limit: config.loginRateLimit,
-    windowMs: config.loginRateWindowSeconds * 1000,
-    clock,
-  });
-  const inventory = createInventoryService({ db, bus, clock, clockSkewMs: config.clockSkewMs });
-  const inventories = createInventoriesService({ db, clock, inventory });
-  const sessions = createSessionStore({ db, bus, clock, dataVersion: database.dataVersion });
-  const users = createUsersService({ db, hasher, inventories, bus, sessions, clock });
-  const auth = createAuthService({
-    db,
-    bus,
-    users,
-    hasher,
-    tokens,
-    throttle: loginThrottle,
-    sessions,
-    refreshTtlSeconds: config.refreshTokenTtlSeconds,
-    passwordSignIn: config.passwordSignIn,
-    clock,
-  });
-  const oidc = config.oidc
-    ? createOidcService({
-        db,
-        config: config.oidc,
-        provider: createOidcClient(config.oidc),
-        auth,
-        users,
-        clock,
-        log,
-      })
-    : null;
-  const files = createAppStorage(config, log);
-  const backups = createBackupsService({ database, config, clock, log, storage: files });
-  const hub = createSocketHub({
-    bus,
-    log,
-    clock,
-    authenticate: auth.authenticate,
-    memberIds: inventories.memberIds,
-    revisionOf: inventory.revisionOf,
-    socketsPerUser: config.socketsPerUser,
-  });
-  const messages = createMessagesService({
-    db,
-    users,
-    bus,
-    clock,
-    messagesPerMinute: config.messagesPerMinute,
-  });
-  const expiry = createExpiryService({
-    db,
-    bus,
-    clock,
-    timeZone: config.timeZone,
-    settings: inventory.settings,
-    items: inventory.items,
-    inventories,
-    log,
-  });
-  const expiryRealtime = connectExpiryToHub({ hub, bus, expiry, log });
-  const outbound = createOutbound({ allow: config.outboundAllow });
-  const webhooks = createWebhooks({ db, clock, log, outbound, inventories });
-  const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
-  // worker threads for file analysis: pdf.js and the other parsers never load on this thread
-  const analysis = createAnalysisPool({
-    workers: config.analyzeWorkers,
-    deadlineMs: config.analyzeTimeoutSeconds * 1000,
-    log,
-  });
-  const resources = createResourcesService({
-    db,
-    files,
-    clock,
-    log,
-    analysis,
-  });
-  const metrics = createMetrics({
-    socketCount: () => hub.socketCount(),
-    pendingMessages: () => messages.countPending(),
-    latestBackupAt: async () => (await backups.latest())?.createdAt ?? null,
-    clock,
-  });
-
-  const push = createPushService({ db, clock, log, outbound, metrics: metrics.push });
-  push.connect(bus, {
-    isOnline: hub.isOnline,
-    memberIds: inventories.memberIds,
-    message: messages.get,
-    digest: expiry.digestOf,
-  });
-
-  const context: AppContext = {
+  const { services, close } = createServices({
     config,
-    database,
-    bus,
+    database: app.database,
+    bus: app.bus,
+    log: app.log,
     clock,
-    guards: createGuards(auth, config.adminToken),
-    auth,
-    oidc,
-    loginThrottle,
-    users,
-    inventories,
-    inventory,
-    expiry,
-    webhooks,
-    backups,
-    hub,
-    messages,
-    resources,
-    metrics,
-    push,
-    storage: files.storage,
-  };
-  app.decorate('larder', context);
-  // a backup asked for over HTTP finishes, and its response goes out, before connections close
-  app.addHook('preClose', () => backups.drain());
-  app.addHook('onClose', async () => {
-    messagesRealtime.close();
-    await push.close();
-    sessions.close();
-    expiryRealtime.close();
-    hub.close(); // says goodbye over the bus, which closes after this
-    await analysis.close();
-    await hasher.close();
-    files.storage.close();
   });
+  app.decorate('larder', services);
+  // a backup asked for over HTTP finishes, and its response goes out, before connections close
+  app.addHook('preClose', () => services.backups.drain());
+  app.addHook('onClose', () => close());
 
-  await users.ensureSeedAdmin(config.adminUsername, config.adminPassword, log);
+  const { users, push } = services;
+  logSeedAdmin(app.log, await users.ensureSeedAdmin(config.adminUsername, config.adminPassword));
   await push.vapid(); // the key pair exists before the first request asks for it
 }
 

@@ -4,7 +4,6 @@ import type { MessageDto } from '../messages/messages.mapper.js';
 import type { BusEvent, EventBus } from '../realtime/bus.js';
 import type { ServerFrame } from '../realtime/frames.js';
 import { topicOf, type PushNotice } from './push.payload.js';
-import type { PushService } from './push.service.js';
 
 /** A message waits in the distributor at most a day: the app fetches it when opened anyway. */
 export const MESSAGE_TTL_SECONDS = 24 * 3600;
@@ -68,7 +67,8 @@ export const digestNotice = (digest: ExpiryDigest): PushNotice => ({
  */
 export function connectPushToBus(deps: {
   bus: EventBus;
-  push: Pick<PushService, 'notify'>;
+  /** queues a notice for the users' subscriptions that take its event (the push service's) */
+  push: { notify(userIds: readonly string[], notice: PushNotice): Promise<void> };
   sources: PushSources;
   log: FastifyBaseLogger;
 }) {

@@ -20,6 +20,11 @@ export const UserSchema = Type.Object(
 );
 export type User = Static<typeof UserSchema>;
 
+/** A user with the token version their access tokens must carry (src/auth checks it). */
+export interface Account extends User {
+  tokenVersion: number;
+}
+
 export function toUser(row: UserRow): User {
   return {
     id: row.id,
@@ -28,4 +33,8 @@ export function toUser(row: UserRow): User {
     isAdmin: Boolean(row.is_admin),
     inventoryId: row.inventory_id,
   };
+}
+
+export function toAccount(row: UserRow): Account {
+  return { ...toUser(row), tokenVersion: Number(row.token_version) };
 }

@@ -64,7 +64,6 @@ export async function updatePassword(
     .execute();
 }
 
-/** Grants or revokes the admin role; a revocation also bumps the token version. */
 /** Which inventory the user belongs to: the only change of it after the user was created. */
 export async function setUserInventory(
   db: Executor,

@@ -1,17 +1,35 @@
 import crypto from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { USERNAME_PATTERN, isValidPassword } from './users.rules.js';
 import { isUniqueViolation, type Executor } from '../db/executor.js';
 import type { DB } from '../db/types.js';
-import type { PasswordHasher } from '../auth/passwords.js';
-import type { SessionStore } from '../auth/session-store.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { EventBus } from '../realtime/bus.js';
+import { createMembership } from './users.membership.js';
 import * as repo from './users.repository.js';
-import { toUser, type User } from './users.mapper.js';
-import { seedAdminBanner } from '../http/logging.js';
+import { toAccount, toUser, type Account, type User } from './users.mapper.js';
+
+export type { Account, User };
+
+/**
+ * What an account needs of its credentials, whose owner (src/auth: bcrypt, sessions) is handed in
+ * by the composition root: users stores the hash it is given and imports nothing from auth.
+ */
+export interface CredentialsPort {
+  /** the stored form of a new password */
+  hash(password: string): Promise<string>;
+  /** Deletes the user's sessions but `keepSessionId`, in the caller's transaction. */
+  endSessions(trx: Executor, userId: string, keepSessionId?: string | null): Promise<void>;
+  /** After commit: what this process cached about the user and their sessions is dropped. */
+  forgetUser(userId: string): void;
+}
+
+/** A seed admin created at this start; `generatedPassword` when none was configured. */
+export interface SeedAdmin {
+  username: string;
+  generatedPassword: string | null;
+}
 
 function checkUsername(username: string): void {
   if (!USERNAME_PATTERN.test(username)) {
@@ -37,14 +55,14 @@ async function lockAdmins(trx: Executor, actingUserId: string): Promise<string[]
 
 export function createUsersService(deps: {
   db: Kysely<DB>;
-  hasher: PasswordHasher;
   inventories: InventoriesService;
   bus: EventBus;
-  /** the sign-in sessions: a password change or a deletion ends them */
-  sessions: Pick<SessionStore, 'endAllOf' | 'forgetUser'>;
+  /** hashes passwords; a password change or a deletion ends the user's sessions through it */
+  credentials: CredentialsPort;
   clock: () => number;
 }) {
-  const { db, hasher, inventories, bus, sessions, clock } = deps;
+  const { db, inventories, bus, credentials, clock } = deps;
+  const membership = createMembership({ db, inventories, bus, credentials });
 
   async function requireRow(id: string) {
     const row = await repo.findUserById(db, id);
@@ -52,41 +70,29 @@ export function createUsersService(deps: {
     return row;
   }
 
-  /**
-   * Moves a user into the inventory `target` picks, in one transaction that also removes the
-   * inventory left behind if nobody belongs to it any more (rule 4). The user's sockets are told
-   * to resynchronize after commit.
-   */
-  async function moveUser(
-    userId: string,
-    target: (trx: Executor, previous: string | null) => Promise<string>,
-    reason: string,
-  ): Promise<User> {
-    const { user, previous } = await db.transaction().execute(async (trx) => {
-      const row = await repo.lockUser(trx, userId);
-      if (!row) throw notFound(`No user with id ${userId}`);
-      const inventoryId = await target(trx, row.inventory_id);
-      await repo.setUserInventory(trx, userId, inventoryId);
-      if (row.inventory_id && row.inventory_id !== inventoryId) {
-        await inventories.deleteIfOrphan(trx, row.inventory_id);
-      }
-      return { user: toUser({ ...row, inventory_id: inventoryId }), previous: row.inventory_id };
-    });
-    if (previous !== user.inventoryId) {
-      sessions.forgetUser(userId); // the cached caller carries the inventory id
-      await bus.publishAfterCommit({
-        type: 'fullSyncRequired',
-        userId,
-        inventoryId: user.inventoryId,
-        reason,
-      });
-    }
-    return user;
-  }
-
   return {
-    findRowById: (id: string) => repo.findUserById(db, id),
-    findRowByUsername: (username: string) => repo.findUserByUsername(db, username),
+    async findById(id: string): Promise<Account | undefined> {
+      const row = await repo.findUserById(db, id);
+      return row && toAccount(row);
+    },
+
+    /** Usernames are compared without letter case. */
+    async findByUsername(username: string): Promise<Account | undefined> {
+      const row = await repo.findUserByUsername(db, username);
+      return row && toAccount(row);
+    },
+
+    exists: async (id: string): Promise<boolean> => (await repo.findUserById(db, id)) !== undefined,
+
+    /** The account and its stored password hash, for the credentials' owner to check a password. */
+    async withPasswordHash(
+      by: { id: string } | { username: string },
+    ): Promise<{ account: Account; passwordHash: string } | undefined> {
+      const row = await ('id' in by
+        ? repo.findUserById(db, by.id)
+        : repo.findUserByUsername(db, by.username));
+      return row && { account: toAccount(row), passwordHash: row.password_hash };
+    },
 
     async list(): Promise<User[]> {
       return (await repo.listUsers(db)).map((row) => ({
@@ -100,14 +106,14 @@ export function createUsersService(deps: {
       return { ...toUser(await requireRow(id)), oidcLinked: await repo.isOidcLinked(db, id) };
     },
 
-    /** Rule 1: every new user gets a new inventory of their own. */
+    /** Every new user gets a new inventory of their own. */
     async create(input: { username: string; password: string; isAdmin?: boolean }): Promise<User> {
       checkUsername(input.username);
       checkPassword(input.password);
       if (await repo.findUserByUsername(db, input.username)) {
         throw conflict(`The username ${input.username} is taken`);
       }
-      const passwordHash = await hasher.hash(input.password);
+      const passwordHash = await credentials.hash(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
           const inventoryId = await inventories.createInventory(trx);
@@ -143,13 +149,13 @@ export function createUsersService(deps: {
     ): Promise<User> {
       checkPassword(password);
       await requireRow(id);
-      const hash = await hasher.hash(password);
+      const hash = await credentials.hash(password);
       const tokenVersion = await db.transaction().execute(async (trx) => {
         await repo.updatePassword(trx, id, hash);
-        await sessions.endAllOf(trx, id, keepSessionId);
+        await credentials.endSessions(trx, id, keepSessionId);
         return Number((await repo.findUserById(trx, id))?.token_version);
       });
-      sessions.forgetUser(id);
+      credentials.forgetUser(id);
       await bus.publishAfterCommit({
         type: 'sessionsEnded',
         userId: id,
@@ -175,7 +181,7 @@ export function createUsersService(deps: {
         await repo.setAdmin(trx, id, isAdmin);
         return toUser({ ...row, is_admin: isAdmin ? 1 : 0 });
       });
-      sessions.forgetUser(id);
+      credentials.forgetUser(id);
       await bus.publishAfterCommit({ type: 'userChanged', userId: id, isAdmin });
       return user;
     },
@@ -203,9 +209,9 @@ export function createUsersService(deps: {
     async applyProviderAdminRole(id: string, isAdmin: boolean): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await repo.setAdmin(trx, id, isAdmin, !isAdmin);
-        if (!isAdmin) await sessions.endAllOf(trx, id);
+        if (!isAdmin) await credentials.endSessions(trx, id);
       });
-      sessions.forgetUser(id);
+      credentials.forgetUser(id);
       await bus.publishAfterCommit({ type: 'userChanged', userId: id, isAdmin });
       if (!isAdmin) await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
     },
@@ -221,7 +227,7 @@ export function createUsersService(deps: {
         await repo.deleteUser(trx, id);
         if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
       });
-      sessions.forgetUser(id);
+      credentials.forgetUser(id);
     },
 
     /** Deletes the user (their messages and tokens go with them) and an inventory left empty. */
@@ -237,56 +243,27 @@ export function createUsersService(deps: {
         await repo.deleteUser(trx, id);
         if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
       });
-      sessions.forgetUser(id); // its sessions went with it (foreign key cascade)
+      credentials.forgetUser(id); // its sessions went with it (foreign key cascade)
       await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });
     },
 
-    /** Rule 2: the user joins an existing inventory and sees its items. */
-    assignInventory(userId: string, inventoryId: string): Promise<User> {
-      return moveUser(
-        userId,
-        async (trx, previous) => {
-          await inventories.lockForMove(trx, inventoryId, previous);
-          return inventoryId;
-        },
-        'assigned',
-      );
-    },
-
-    /** Rule 3: the user moves into a new, empty inventory. */
-    detachInventory(userId: string): Promise<User> {
-      return moveUser(
-        userId,
-        async (trx, previous) => {
-          await inventories.lockForMove(trx, null, previous);
-          return inventories.createInventory(trx);
-        },
-        'detached',
-      );
-    },
+    ...membership,
 
     /**
-     * Creates the seed admin unless a user of that name exists. Never overwrites a password.
-     * Returns the generated password when none was configured.
+     * Creates the seed admin unless a user of that name exists; never overwrites a password.
+     * Returns the admin it created (with the generated password when none was configured), for
+     * the owner of the process output to announce; null when the admin existed.
      */
-    async ensureSeedAdmin(
-      username: string,
-      password: string | null,
-      log: FastifyBaseLogger,
-    ): Promise<void> {
-      if (await repo.findUserByUsername(db, username)) return;
+    async ensureSeedAdmin(username: string, password: string | null): Promise<SeedAdmin | null> {
+      if (await repo.findUserByUsername(db, username)) return null;
       const chosen = password ?? crypto.randomBytes(12).toString('base64url');
       try {
         await this.create({ username, password: chosen, isAdmin: true });
       } catch (err) {
-        if (err instanceof AppError && err.status === 409) return; // another instance created it
+        if (err instanceof AppError && err.status === 409) return null; // another instance made it
         throw err;
       }
-      if (password === null) {
-        log.warn(seedAdminBanner(username, chosen));
-      } else {
-        log.info(`Created admin "${username}" from LARDER_ADMIN_PASSWORD`);
-      }
+      return { username, generatedPassword: password === null ? chosen : null };
     },
   };
 }

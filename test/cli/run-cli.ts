@@ -60,15 +60,27 @@ export function runCliInTerminal(
   let screen = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  /** resolves with where the prompt ends once it is on the screen after `from` */
+  const shown = (prompt: string, from: number) =>
+    new Promise<number>((resolve, reject) => {
+      const look = () => {
+        const at = screen.indexOf(prompt, from);
+        if (at < 0) return;
+        clearTimeout(timer);
+        child.stdout.off('data', look);
+        resolve(at + prompt.length);
+      };
+      const timer = setTimeout(() => {
+        child.stdout.off('data', look);
+        reject(new Error(`no prompt "${prompt}"; screen: ${screen}`));
+      }, 30_000);
+      child.stdout.on('data', look); // after the listener above has added the data to screen
+      look();
+    });
   return (async () => {
     let seen = 0;
     for (const { prompt, type } of answers) {
-      const deadline = Date.now() + 30_000;
-      while (screen.indexOf(prompt, seen) < 0) {
-        if (Date.now() > deadline) throw new Error(`no prompt "${prompt}"; screen: ${screen}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      seen = screen.indexOf(prompt, seen) + prompt.length;
+      seen = await shown(prompt, seen);
       child.stdin.write(`${type}\r`);
     }
     return { code: await closed, screen };

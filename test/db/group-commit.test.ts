@@ -59,6 +59,7 @@ describe('group commit (sqlite)', () => {
       transaction(async (trx) => {
         await sql`pragma defer_foreign_keys = on`.execute(trx);
         await insert(7, 8).execute(trx); // met only if the next write shares this transaction
+        // a wait about time: this write outlasts the group's time budget, the behaviour under test
         await new Promise((resolve) => setTimeout(resolve, 3 * GROUP_TIME_BUDGET_MS));
       }),
       transaction(async (trx) => void (await insert(8).execute(trx))),

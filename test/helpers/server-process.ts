@@ -85,22 +85,33 @@ export async function connect(base: string, token: string) {
     headers: { authorization: `Bearer ${token}` },
   });
   const frames: any[] = [];
-  ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
+  const arrived = new EventTarget(); // a frame came in: waiters look again
+  ws.on('message', (data) => {
+    frames.push(JSON.parse(data.toString()));
+    arrived.dispatchEvent(new Event('frame'));
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
   return {
     frames,
-    async next(type: string, timeoutMs = 10_000): Promise<any> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const index = frames.findIndex((f) => f.type === type);
-        if (index >= 0) return frames.splice(index, 1)[0];
-        if (Date.now() > deadline)
-          throw new Error(`no ${type} frame; got ${JSON.stringify(frames)}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+    next(type: string, timeoutMs = 10_000): Promise<any> {
+      return new Promise((resolve, reject) => {
+        const look = () => {
+          const index = frames.findIndex((f) => f.type === type);
+          if (index < 0) return;
+          clearTimeout(timer);
+          arrived.removeEventListener('frame', look);
+          resolve(frames.splice(index, 1)[0]);
+        };
+        const timer = setTimeout(() => {
+          arrived.removeEventListener('frame', look);
+          reject(new Error(`no ${type} frame; got ${JSON.stringify(frames)}`));
+        }, timeoutMs);
+        arrived.addEventListener('frame', look);
+        look();
+      });
     },
     close: () => ws.close(),
   };

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import {
   ADMIN_PASSWORD,
   buildTestApp,
@@ -12,7 +12,10 @@ import {
 /** A TCP relay to PostgreSQL whose open connections the test can cut, as a server restart would. */
 async function startRelay(target: URL) {
   const sockets = new Set<net.Socket>();
+  const clients = new Set<net.Socket>();
   const server = net.createServer((client) => {
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -28,7 +31,12 @@ async function startRelay(target: URL) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    cutAll: () => sockets.forEach((s) => s.destroy()),
+    /** cuts every open connection; returns how many the app had open */
+    cutAll: () => {
+      const cut = clients.size;
+      sockets.forEach((s) => s.destroy());
+      return cut;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -36,6 +44,7 @@ async function startRelay(target: URL) {
 describeOnPostgres('losing database connections', () => {
   let relay: Awaited<ReturnType<typeof startRelay>>;
   let t: TestApp;
+  const logLines: string[] = [];
   beforeAll(async () => {
     const target = new URL(process.env.LARDER_TEST_DATABASE_URL!);
     relay = await startRelay(target);
@@ -43,7 +52,7 @@ describeOnPostgres('losing database connections', () => {
     url.host = `127.0.0.1:${relay.port}`;
     const env = testEnvironment('postgres');
     env.LARDER_DATABASE_URL = url.toString();
-    t = await buildTestApp('postgres', { env });
+    t = await buildTestApp('postgres', { env, logLines });
   });
   afterAll(async () => {
     await t.close();
@@ -60,10 +69,11 @@ describeOnPostgres('losing database connections', () => {
         payload: { username: 'admin', password: ADMIN_PASSWORD },
       });
     await Promise.all([login(), login(), t.app.inject({ method: 'GET', url: '/health' })]);
-    relay.cutAll();
-    // a wait about time: the connections sit idle while the cut reaches the pool, as after a
-    // real database restart; the pool must drop them rather than hand them out
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cut = relay.cutAll();
+    // every connection, idle in the pool or the event bus's, has noticed its loss (and logged it),
+    // as after a real database restart; the pool must drop them rather than hand them out
+    const lost = /a database connection was lost|event bus (publisher )?connection/;
+    await vi.waitFor(() => expect(logLines.filter((l) => lost.test(l)).length).toBe(cut), 10_000);
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     expect((await login()).statusCode).toBe(200);
   });

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import pretty from 'pino-pretty';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { seedAdminBanner, usePrettyLogs } from '../../src/http/logging.js';
+import { logSeedAdmin, seedAdminBanner, usePrettyLogs } from '../../src/http/logging.js';
 import { useTestApp } from '../helpers/fixtures.js';
 
 describe('log format', () => {
@@ -47,7 +47,7 @@ describe('the generated admin password at first start', () => {
   it('is shown in a framed block that says where to change it', async () => {
     const warnings: string[] = [];
     const log = { warn: (msg: string) => warnings.push(msg), info: () => {} };
-    await t.app.larder.users.ensureSeedAdmin('second-admin', null, log as never);
+    logSeedAdmin(log, await t.app.larder.users.ensureSeedAdmin('second-admin', null));
     expect(warnings).toHaveLength(1);
     const banner = warnings[0]!;
     const password = /password: (\S+)/.exec(banner)?.[1];
@@ -61,7 +61,7 @@ describe('the generated admin password at first start', () => {
     expect(new Set(lines.map((l) => l.length)).size).toBe(1); // a closed frame
     expect(banner).toBe(seedAdminBanner('second-admin', password!));
     // a second start with the account in place shows nothing
-    await t.app.larder.users.ensureSeedAdmin('second-admin', null, log as never);
+    logSeedAdmin(log, await t.app.larder.users.ensureSeedAdmin('second-admin', null));
     expect(warnings).toHaveLength(1);
   });
 });

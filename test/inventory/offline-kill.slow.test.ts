@@ -103,6 +103,7 @@ describe.each(DIALECTS)('offline batch across a SIGKILL (%s)', (dialect) => {
         (res) => res.status,
         () => 'no answer' as const,
       );
+      // a wait about time: the kill is aimed at a point inside the sync, not at an event
       const delay = half * (attempt % 2 === 0 ? 1 : 0.5);
       await new Promise((resolve) => setTimeout(resolve, delay));
       child.kill('SIGKILL');

@@ -2,33 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccessPolicy, RouteAccess } from '../../src/http/access.js';
 import { ADMIN_TOKEN, DIALECTS, bearer, login, loginAsAdmin } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
+import { isListedPublic, unmatchedPublicEntries } from '../helpers/public-routes.js';
 
 /**
  * The authorization matrix (issue 13): every route Fastify registered × every kind of caller →
  * the status class its policy implies. A route's policy comes from its guard or `config.access`
- * (src/http/access.ts); a route with neither fails unless it is on the explicit public list.
+ * (src/http/access.ts); a route with neither fails unless it is on the explicit public list
+ * (test/helpers/public-routes.ts).
  * Table-driven like PocketBase's API scenarios: a new caller is one line in CALLERS.
  */
-
-/** Routes anybody may call, by `METHOD url` as Fastify registered them (prefixes end in *). */
-const PUBLIC = [
-  'GET /health',
-  'GET /api/version',
-  'GET /api/push/vapid',
-  'POST /api/auth/login',
-  'POST /api/auth/refresh',
-  'POST /api/auth/logout',
-  'GET /',
-  'GET /favicon.ico',
-  'GET /static/*',
-  'GET /static/:file',
-  'GET /admin',
-  'GET /admin/',
-  'GET /admin/*',
-  'GET /assets/*',
-  'GET /api/openapi.json',
-  'GET /api/docs*',
-];
 
 /** What a caller is, for the rule below. */
 type Kind = 'anonymous' | 'invalid' | 'user' | 'admin' | 'adminToken';
@@ -66,13 +48,6 @@ const CALLERS: { name: string; kind: Kind; headers: (t: Tokens) => Record<string
 ];
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
-
-function isPublic(route: RouteAccess): boolean {
-  const key = `${route.method} ${route.url}`;
-  return PUBLIC.some((p) =>
-    p.endsWith('*') && !p.endsWith('/*') ? key.startsWith(p.slice(0, -1)) : p === key,
-  );
-}
 
 function concreteUrl(url: string): string {
   return url
@@ -144,12 +119,13 @@ describe.each(DIALECTS)('authorization matrix (%s)', (dialect) => {
     }
     const policies = new Set(routes.map((r) => r.policy));
     for (const policy of ['user', 'admin', 'admin-token']) expect(policies).toContain(policy);
-    const undeclared = routes.filter((r) => r.policy === null && !isPublic(r));
+    const undeclared = routes.filter((r) => r.policy === null && !isListedPublic(r));
     expect(undeclared.map((r) => `${r.method} ${r.url}`)).toEqual([]);
     const publicButGuarded = routes.filter(
-      (r) => r.policy !== null && r.policy !== 'public' && isPublic(r),
+      (r) => r.policy !== null && r.policy !== 'public' && isListedPublic(r),
     );
     expect(publicButGuarded.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    expect(unmatchedPublicEntries(routes)).toEqual([]); // no line for a route that is gone
   });
 
   it('answers every route × caller as the route’s policy says', async () => {

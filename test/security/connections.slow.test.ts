@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { useListeningApp } from '../helpers/fixtures.js';
 
@@ -31,6 +31,12 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     const ready = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     return { socket, closed, ready, received: () => received };
   }
+
+  /** How many connections the server holds open now. */
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) =>
+      server.t.app.server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+    );
 
   /** Writes one byte every `everyMs` until the socket closes; returns how many were written. */
   function trickle(socket: net.Socket, everyMs: number): () => number {
@@ -95,14 +101,14 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     const held = Array.from({ length: 8 }, () => connect());
     await Promise.all(held.map((c) => c.ready));
     for (const c of held) c.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // half-sent
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(async () => expect(await openConnections()).toBe(8), 10_000); // all accepted
     const extra = connect();
     const refusedAfter = await extra.closed;
     expect(refusedAfter).toBeLessThan(500);
     expect(extra.received()).toBe('');
     for (const c of held) c.socket.destroy();
     await Promise.all(held.map((c) => c.closed));
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(async () => expect(await openConnections()).toBe(0), 10_000); // all let go
     const res = await fetch(`http://127.0.0.1:${port}/health`);
     expect(res.status).toBe(200);
   });
@@ -117,7 +123,7 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (offset >= body.length) return controller.close();
-        await new Promise((r) => setTimeout(r, 2));
+        await new Promise((r) => setTimeout(r, 2)); // a pause between pieces: what "slowly" means
         controller.enqueue(body.subarray(offset, (offset += 256 * 1024)));
       },
     });
@@ -148,7 +154,7 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
       if (!c.socket.write(body.subarray(offset, offset + 512 * 1024))) {
         await Promise.race([new Promise((r) => c.socket.once('drain', r)), c.closed]);
       }
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 5)); // paced as a slow client sends
     }
     expect(writeError).toBeNull();
     expect(c.socket.destroyed).toBe(false);

@@ -4,8 +4,7 @@ import type { OidcConfig } from '../../config.js';
 import { isUniqueViolation } from '../../db/executor.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../http/errors.js';
-import type { UsersService } from '../../users/users.service.js';
-import type { UserRow } from '../../users/users.repository.js';
+import type { Account, UsersService } from '../../users/users.service.js';
 import type { ProviderIdentity } from './oidc.client.js';
 import * as repo from './oidc.repository.js';
 import { usernameCandidates } from './oidc.usernames.js';
@@ -30,18 +29,18 @@ export function createOidcAccounts(deps: {
   config: OidcConfig;
   users: Pick<
     UsersService,
-    'findRowById' | 'findRowByUsername' | 'create' | 'discardNew' | 'applyProviderAdminRole'
+    'findById' | 'findByUsername' | 'create' | 'discardNew' | 'applyProviderAdminRole'
   >;
   clock: () => number;
 }) {
   const { db, config, users, clock } = deps;
 
-  async function linkedUser(identity: ProviderIdentity): Promise<UserRow | undefined> {
+  async function linkedUser(identity: ProviderIdentity): Promise<Account | undefined> {
     const link = await repo.findLinkBySubject(db, identity.issuer, identity.subject);
-    return link ? users.findRowById(link.user_id) : undefined;
+    return link ? users.findById(link.user_id) : undefined;
   }
 
-  async function signIn(identity: ProviderIdentity): Promise<UserRow> {
+  async function signIn(identity: ProviderIdentity): Promise<Account> {
     let user = await linkedUser(identity);
     if (!user) {
       if (!config.autoCreate) throw new Refused('not_linked');
@@ -49,18 +48,18 @@ export function createOidcAccounts(deps: {
     }
     if (config.adminGroup !== null) {
       const isAdmin = identity.groups.includes(config.adminGroup);
-      if (Boolean(user.is_admin) !== isAdmin) {
+      if (user.isAdmin !== isAdmin) {
         await users.applyProviderAdminRole(user.id, isAdmin);
-        user = (await users.findRowById(user.id)) ?? user;
+        user = (await users.findById(user.id)) ?? user;
       }
     }
     return user;
   }
 
-  /** Rule 1 (a new inventory of their own), a username of their own, and the link, together. */
-  async function createUser(identity: ProviderIdentity): Promise<UserRow> {
+  /** A new inventory of their own (as every new user), a username of their own, and the link. */
+  async function createUser(identity: ProviderIdentity): Promise<Account> {
     for (const username of usernameCandidates(identity.preferredUsername)) {
-      if (await users.findRowByUsername(username)) continue;
+      if (await users.findByUsername(username)) continue;
       // no password anyone knows: this account signs in through the provider
       const created = await users
         .create({ username, password: crypto.randomBytes(32).toString('base64url') })
@@ -88,7 +87,7 @@ export function createOidcAccounts(deps: {
         if (!user) throw err;
         return user;
       }
-      return (await users.findRowById(created.id))!;
+      return (await users.findById(created.id))!;
     }
     throw new Refused('provider_error');
   }

@@ -34,7 +34,7 @@ export function createOidcService(deps: {
   auth: Pick<AuthService, 'signIn'>;
   users: Pick<
     UsersService,
-    'findRowById' | 'findRowByUsername' | 'create' | 'discardNew' | 'applyProviderAdminRole'
+    'findById' | 'findByUsername' | 'create' | 'discardNew' | 'applyProviderAdminRole'
   >;
   clock: () => number;
   log: FastifyBaseLogger;
@@ -174,7 +174,7 @@ export function createOidcService(deps: {
           throw unauthorized('The code verifier does not match the code challenge');
         }
       }
-      const user = await users.findRowById(row.user_id);
+      const user = await users.findById(row.user_id);
       if (!user) throw invalid();
       return auth.signIn(user, client_);
     },

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import { isValidPassword } from '../users/users.rules.js';
+import { CliFailure, readNewPassword } from './password.js';
+import { migrate, requireSqliteFile, say, withDatabase, withServices } from './context.js';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Command {
+  /** how many positional arguments it takes */
+  args: number;
+  options?: Options;
+  run(args: string[], flags: Record<string, unknown>, config: Config): Promise<void>;
+}
+
+/** Every command but help and version; USAGE in src/cli.ts says what each does. */
+export const commands: Record<string, Command> = {
+  migrate: {
+    args: 0,
+    async run(_args, _flags, config) {
+      const applied = await withDatabase(config, migrate);
+      say(applied.length ? `applied ${applied.join(', ')}` : 'the database is up to date');
+    },
+  },
+
+  backup: {
+    args: 0,
+    async run(_args, _flags, config) {
+      await requireSqliteFile(config);
+      await withServices(config, { migrate: false }, async ({ backups }) => {
+        const entry = await backups.create().catch((err: unknown) => {
+          // a database never migrated has no bookkeeping table: a wrong URL or schema
+          if (/kysely_migration/.test(String(err))) {
+            throw new CliFailure('the database holds no Larder data (check LARDER_DATABASE_*)');
+          }
+          throw err;
+        });
+        say(`backup written: ${entry.name} (${entry.sizeBytes} bytes) in ${backups.dir}`);
+        process.stdout.write(`${backups.dir}/${entry.name}\n`);
+      });
+    },
+  },
+
+  restore: {
+    args: 1,
+    options: { force: { type: 'boolean' } },
+    async run(args, flags, config) {
+      const file = args[0]!;
+      if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        throw new CliFailure(`no file ${file}`);
+      }
+      const { restoreDump } = await import('../backups/restore.js');
+      await withDatabase(config, async (database) => {
+        await migrate(database);
+        const summary = await restoreDump({
+          db: database.db,
+          dialect: database.dialect,
+          input: fs.createReadStream(file),
+          force: flags.force === true,
+        });
+        say(
+          `restored ${summary.rows} rows into ${summary.tables} tables from ${file} ` +
+            `(made on ${summary.sourceDialect || 'unknown'}, restored into ${database.dialect})`,
+        );
+      });
+    },
+  },
+
+  'reset-password': {
+    args: 1,
+    async run([username], _flags, config) {
+      await requireSqliteFile(config);
+      const password = await readNewPassword();
+      if (!isValidPassword(password)) {
+        throw new CliFailure('the password must be 8 to 72 bytes long');
+      }
+      await withServices(config, { migrate: true }, async ({ users }) => {
+        const user = await users.findByUsername(username!);
+        if (!user) throw new CliFailure(`no user named ${username}`);
+        // bumps the token version: every token stops working; running servers close sockets
+        await users.changePassword(user.id, password);
+        say(`password of ${user.username} changed; their sessions have ended`);
+      });
+    },
+  },
+
+  /** The throttle's counters live in the database, shared by every server. */
+  unlock: {
+    args: 1,
+    async run([username], _flags, config) {
+      await requireSqliteFile(config);
+      await withServices(config, { migrate: true }, async ({ users, auth }) => {
+        const user = await users.findByUsername(username!);
+        if (!user) throw new CliFailure(`no user named ${username}`);
+        await auth.unlock(user.id);
+        say(`failed sign-in counters of ${user.username} cleared`);
+      });
+    },
+  },
+};

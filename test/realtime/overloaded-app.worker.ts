@@ -1,0 +1,66 @@
+import { parentPort } from 'node:worker_threads';
+import type { AddressInfo } from 'node:net';
+import {
+  buildTestApp,
+  createUser,
+  destroyTestEnvironment,
+  loginAsAdmin,
+  testEnvironment,
+  login,
+} from '../helpers/app.js';
+
+/**
+ * An app with the overload check on (30 ms), on its own thread with its own event loop: told to,
+ * it keeps that loop busy, which the test's loop does not feel (test/realtime/overloaded-app.ts).
+ */
+const port = parentPort!;
+const env = testEnvironment('sqlite', { LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '30' });
+const t = await buildTestApp('sqlite', { env });
+await t.app.listen({ host: '127.0.0.1', port: 0 });
+// loading and compiling the modules (and a loaded machine) keep this loop late at first: each
+// step of signing anna up is taken again until the check lets it through
+const idle = () => new Promise((resolve) => setTimeout(resolve, 100));
+async function accepted<T>(step: () => Promise<T>): Promise<T> {
+  for (;;) {
+    while (t.app.loadState().overloaded) await idle();
+    try {
+      return await step();
+    } catch (err) {
+      if (!/ 503 /.test(String(err))) throw err;
+    }
+  }
+}
+const admin = await accepted(() => loginAsAdmin(t.app));
+// created, and only its sign-in refused: the next step signs in
+await accepted(() =>
+  createUser(t.app, admin, 'anna').catch((err: Error) => {
+    if (!err.message.startsWith('login anna failed')) throw err;
+  }),
+);
+const anna = await accepted(() => login(t.app, 'anna', 'anna-password'));
+
+/** 200 ms blocks with a breath between them, for `ms` in all. */
+async function keepBusy(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    const block = performance.now() + 200;
+    while (performance.now() < block);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+port.on('message', async (message: { type: 'busy'; ms: number } | { type: 'close' }) => {
+  if (message.type === 'busy') {
+    await keepBusy(message.ms);
+    port.postMessage({ type: 'idle' });
+  } else {
+    await t.close();
+    await destroyTestEnvironment(env);
+    port.postMessage({ type: 'closed' });
+  }
+});
+port.postMessage({
+  type: 'ready',
+  base: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`,
+  token: anna.token,
+});
