@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Config } from '../config.js';
 import { sqlitePath, type Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { createAppStorage, type AppStorage } from '../storage/app-storage.js';
+import type { AppStorage } from '../storage/app-storage.js';
 import * as files from './backup-files.js';
 import type { BackupLog } from './backup-files.js';
 import type { BackupEntry, BackupInfo } from './backups.schemas.js';
@@ -26,15 +26,15 @@ export function createBackupsService(deps: {
   database: Database;
   config: Pick<
     Config,
-    'dataDir' | 'backupDir' | 'backupIntervalSeconds' | 'backupKeep' | 'databaseSchema' | 'storage'
+    'dataDir' | 'backupDir' | 'backupIntervalSeconds' | 'backupKeep' | 'databaseSchema'
   >;
   clock: () => number;
   log: ServiceLog;
-  /** the app's storage; made from `config` when left out (the CLI) */
-  storage?: AppStorage;
+  /** where backups are kept, and the local folder dumps are written to first */
+  storage: AppStorage;
 }) {
   const { database, config, clock, log } = deps;
-  const { storage, work } = deps.storage ?? createAppStorage(config, log);
+  const { storage, work } = deps.storage;
   const dir = work.backups;
   const inFlight = new Set<Promise<unknown>>();
 
