@@ -31,6 +31,8 @@ import { createVersionStore } from './releases/version.store.js';
 import { createWebAssets } from './releases/web-assets.js';
 import { createAnalysisPool } from './resources/analysis/analysis.pool.js';
 import { createResourcesService, type ResourcesService } from './resources/resources.service.js';
+import { createAppStorage } from './storage/app-storage.js';
+import type { Storage } from './storage/storage.js';
 import { createUsersService, type UsersService } from './users/users.service.js';
 
 /** Everything the features are built from; tests reach the same objects through app.larder. */
@@ -62,6 +64,8 @@ export interface AppContext {
   push: PushService;
   /** the published app version, the APK and the web pages */
   releases: ReleasesService;
+  /** where files live: resources, staging, backups and the APK (a folder or S3) */
+  storage: Storage;
 }
 
 /**
@@ -125,7 +129,8 @@ export function createServices(deps: {
         log,
       })
     : null;
-  const backups = createBackupsService({ database, config, clock, log });
+  const files = createAppStorage(config, log);
+  const backups = createBackupsService({ database, config, clock, log, storage: files });
   const hub = createSocketHub({
     bus,
     log,
@@ -164,7 +169,7 @@ export function createServices(deps: {
   });
   const resources = createResourcesService({
     db,
-    dataDir: config.dataDir,
+    files,
     clock,
     log,
     analysis,
@@ -192,6 +197,7 @@ export function createServices(deps: {
         log.warn({ why }, 'version.json ignored; using the configured version'),
     }),
     web: createWebAssets(),
+    storage: files.storage,
     dataDir: config.dataDir,
     appName: config.appName,
     apkFile: config.apkFile,
@@ -218,6 +224,7 @@ export function createServices(deps: {
     metrics,
     push,
     releases,
+    storage: files.storage,
   };
   async function close(): Promise<void> {
     messagesRealtime.close();
@@ -227,6 +234,7 @@ export function createServices(deps: {
     hub.close(); // says goodbye over the bus, which closes after this
     await analysis.close();
     await hasher.close();
+    files.storage.close();
   }
   return { services, close };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError, readVariables, type Env } from './config/config.read.js';
-import { OidcVariables, Variables } from './config/config.schema.js';
+import { OidcVariables, S3Variables, Variables } from './config/config.schema.js';
 
 export { ConfigError } from './config/config.read.js';
 export { parseDuration } from './config/config.kinds.js';
@@ -35,6 +35,8 @@ export interface Config {
   /** `auto`: human-readable when stdout is a terminal, JSON otherwise */
   logFormat: 'auto' | 'json' | 'pretty';
   backupDir: string;
+  /** where files live: the data dir's folders (default) or an S3-compatible bucket */
+  storage: StorageConfig;
   /** 0 disables scheduled backups */
   backupIntervalSeconds: number;
   backupKeep: number;
@@ -113,6 +115,18 @@ export interface ServerLimits {
   maxConnections: number;
 }
 
+export type StorageConfig =
+  | { kind: 'folder' }
+  | {
+      kind: 's3';
+      endpoint: string | null;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    };
+
 export function loadConfigFromEnvironment(): Config {
   return loadConfig(process.env);
 }
@@ -156,6 +170,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     logLevel: vars.LARDER_LOG_LEVEL,
     logFormat: vars.LARDER_LOG_FORMAT,
     backupDir: path.resolve(cwd, vars.LARDER_BACKUP_DIR),
+    storage: vars.LARDER_STORAGE === 's3' ? s3Config(env) : { kind: 'folder' },
     backupIntervalSeconds: vars.LARDER_BACKUP_INTERVAL,
     backupKeep: vars.LARDER_BACKUP_KEEP,
     loginRateLimit: vars.LARDER_LOGIN_RATE_LIMIT,
@@ -181,6 +196,20 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     },
     oidc: issuer === undefined ? null : oidcConfig(issuer, env),
     passwordSignIn: vars.LARDER_PASSWORD_SIGN_IN,
+  };
+}
+
+/** The LARDER_S3_* settings of LARDER_STORAGE=s3. */
+function s3Config(env: Env): StorageConfig {
+  const s3 = readVariables(S3Variables, env);
+  return {
+    kind: 's3',
+    endpoint: s3.LARDER_S3_ENDPOINT ?? null,
+    bucket: s3.LARDER_S3_BUCKET,
+    region: s3.LARDER_S3_REGION,
+    accessKeyId: s3.LARDER_S3_ACCESS_KEY_ID,
+    secretAccessKey: s3.LARDER_S3_SECRET_ACCESS_KEY,
+    forcePathStyle: s3.LARDER_S3_FORCE_PATH_STYLE,
   };
 }
 

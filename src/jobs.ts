@@ -55,7 +55,7 @@ export function larderJobs(larder: AppContext, options: { heartbeatMs?: number }
             dataDir: config.dataDir,
             resourcesDir: resources.storage.resourcesDir,
             stagingRoot: resources.storage.stagingRoot,
-            backupDir: backups.dir,
+            backupDir: backups.workDir,
           },
           tempMaxAgeMs(config.server.requestTimeoutMs),
           larder.clock(),

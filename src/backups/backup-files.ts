@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StorageExistsError, type Storage } from '../storage/storage.js';
 import type { BackupEntry } from './backups.schemas.js';
 
 /** Any dump an admin may list or download: a plain file name ending in .sql.gz. */
@@ -68,63 +69,60 @@ export function backupName(at: number, attempt: number): string {
   return `larder-${stamp}${attempt > 1 ? `-${attempt}` : ''}.sql.gz`;
 }
 
+/** The storage key of a backup. */
+export const backupKey = (name: string) => `backups/${name}`;
+
 /**
- * Moves a finished temp file to its final name. A hard link fails when the name exists, so two
- * instances finishing in the same second each get a name of their own instead of overwriting.
+ * Moves a finished temp file to its final name. The put is exclusive (a hard link in a folder),
+ * so two instances finishing in the same second each get a name of their own instead of
+ * overwriting.
  */
-export async function publish(dir: string, partial: string, at: number): Promise<string> {
+export async function publish(storage: Storage, partial: string, at: number): Promise<string> {
   for (let attempt = 1; attempt < 1000; attempt++) {
     const name = backupName(at, attempt);
-    const target = path.join(dir, name);
     try {
-      await fs.promises.link(partial, target);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') continue;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
-      // a file system without hard links: best effort
-      if (fs.existsSync(target)) continue;
-      await fs.promises.rename(partial, target);
+      await storage.putFile(backupKey(name), partial, { exclusive: true });
       return name;
+    } catch (err) {
+      if (!(err instanceof StorageExistsError)) throw err;
     }
-    await fs.promises.unlink(partial);
-    return name;
   }
   throw new Error('no free backup name');
 }
 
-export async function listBackups(dir: string): Promise<BackupEntry[]> {
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+export async function listBackups(storage: Storage): Promise<BackupEntry[]> {
   const entries: BackupEntry[] = [];
-  for (const name of names.filter((n) => BACKUP_NAME.test(n))) {
-    const stat = await fs.promises.lstat(path.join(dir, name)).catch(() => null);
-    if (!stat?.isFile()) continue;
-    entries.push({ name, sizeBytes: stat.size, createdAt: Math.round(stat.mtimeMs) });
+  for (const object of await storage.list('backups/')) {
+    const name = object.key.slice('backups/'.length);
+    if (!BACKUP_NAME.test(name)) continue; // also nothing in a subfolder: the name has no slash
+    entries.push({ name, sizeBytes: object.size, createdAt: Math.round(object.mtimeMs) });
   }
   return entries.sort((a, b) => b.createdAt - a.createdAt || b.name.localeCompare(a.name));
 }
 
 export const isOwnBackup = (name: string) => OWN_NAME.test(name);
 
-/** Keeps the newest `keep` server-made backups; removes temp files left by a crash a day ago. */
-export async function prune(dir: string, keep: number, now: number): Promise<string[]> {
-  const own = (await listBackups(dir)).filter((e) => isOwnBackup(e.name));
+/**
+ * Keeps the newest `keep` server-made backups; removes temp files a crash left in the local
+ * folder where dumps are written (`workDir`) a day ago.
+ */
+export async function prune(
+  storage: Storage,
+  workDir: string,
+  keep: number,
+  now: number,
+): Promise<string[]> {
+  const own = (await listBackups(storage)).filter((e) => isOwnBackup(e.name));
   const removed: string[] = [];
   for (const entry of own.slice(keep)) {
-    await fs.promises.rm(path.join(dir, entry.name), { force: true });
+    await storage.delete(backupKey(entry.name));
     removed.push(entry.name);
   }
-  for (const name of await fs.promises.readdir(dir)) {
+  for (const name of await fs.promises.readdir(workDir).catch(() => [] as string[])) {
     if (!PARTIAL.test(name)) continue;
-    const stat = await fs.promises.stat(path.join(dir, name)).catch(() => null);
+    const stat = await fs.promises.stat(path.join(workDir, name)).catch(() => null);
     if (stat && now - stat.mtimeMs > DAY_MS)
-      await fs.promises.rm(path.join(dir, name), { force: true });
+      await fs.promises.rm(path.join(workDir, name), { force: true });
   }
   return removed;
 }

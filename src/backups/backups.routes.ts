@@ -115,7 +115,7 @@ export function adminBackupRoutes(deps: {
       },
       async (request, reply) => {
         return sendFile(request, reply, {
-          path: await backups.file(request.params.name),
+          path: { storage: backups.storage, key: await backups.file(request.params.name) },
           contentType: 'application/gzip',
           cacheControl: 'no-store',
           headers: { 'content-disposition': contentDisposition(request.params.name) },

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Config } from '../config.js';
 import { sqlitePath, type Database } from '../db/database.js';
 import { badRequest, notFound } from '../http/errors.js';
+import type { AppStorage } from '../storage/app-storage.js';
 import * as files from './backup-files.js';
 import type { BackupLog } from './backup-files.js';
 import type { BackupEntry, BackupInfo } from './backups.schemas.js';
@@ -19,8 +19,8 @@ const MAX_TICK_SECONDS = 60;
 
 /**
  * Backups: on demand, on a schedule, listed newest first, opened for download, pruned to the
- * newest `backupKeep`. Each backup is written to a temp name of its own and then published
- * under its final name, so the list never shows a half-written file.
+ * newest `backupKeep`. Each backup is written to a local temp file of its own and then published
+ * under its final name in the storage (`backups/`), so the list never shows a half-written file.
  */
 export function createBackupsService(deps: {
   database: Database;
@@ -30,9 +30,12 @@ export function createBackupsService(deps: {
   >;
   clock: () => number;
   log: ServiceLog;
+  /** where backups are kept, and the local folder dumps are written to first */
+  storage: AppStorage;
 }) {
   const { database, config, clock, log } = deps;
-  const dir = files.resolveBackupDir(config.backupDir, config.dataDir, log);
+  const { storage, work } = deps.storage;
+  const dir = work.backups;
   const inFlight = new Set<Promise<unknown>>();
 
   async function create(): Promise<BackupEntry> {
@@ -48,11 +51,11 @@ export function createBackupsService(deps: {
         createdAt: at,
       });
       await fs.promises.utimes(partial, at / 1000, at / 1000);
-      const name = await files.publish(dir, partial, at);
-      const { size } = await fs.promises.stat(path.join(dir, name));
+      const { size } = await fs.promises.stat(partial);
+      const name = await files.publish(storage, partial, at);
       const ms = Math.round(performance.now() - started);
       log.info({ backup: name, ...summary, sizeBytes: size, ms }, 'backup written');
-      await files.prune(dir, config.backupKeep, clock()).catch((err: unknown) => {
+      await files.prune(storage, dir, config.backupKeep, clock()).catch((err: unknown) => {
         log.warn({ err }, 'pruning old backups failed');
       });
       return { name, sizeBytes: size, createdAt: at };
@@ -69,7 +72,7 @@ export function createBackupsService(deps: {
   }
 
   async function latest(): Promise<BackupEntry | null> {
-    return (await files.listBackups(dir)).find((e) => files.isOwnBackup(e.name)) ?? null;
+    return (await files.listBackups(storage)).find((e) => files.isOwnBackup(e.name)) ?? null;
   }
 
   /** A scheduled backup runs when the newest one is at least one interval old. */
@@ -88,21 +91,28 @@ export function createBackupsService(deps: {
   }
 
   /**
-   * The path of a backup to download or delete: a plain *.sql.gz file name, a regular file in the
-   * backup directory (a symlink placed there is refused).
+   * The storage key of a backup to download or delete: a plain *.sql.gz file name, a regular
+   * file in the backup directory (a symlink placed there is refused) or an object in `backups/`.
    */
   async function backupFile(name: string): Promise<string> {
     if (!files.BACKUP_NAME.test(name)) throw badRequest('name is not a backup file name');
-    const file = path.join(dir, name);
-    const stat = await fs.promises.lstat(file).catch(() => null);
-    if (!stat?.isFile()) throw notFound(`No backup named ${name}`);
-    return file;
+    const key = files.backupKey(name);
+    const local = storage.localPath(key);
+    const found = local
+      ? (await fs.promises.lstat(local).catch(() => null))?.isFile()
+      : (await storage.stat(key)) !== null;
+    if (!found) throw notFound(`No backup named ${name}`);
+    return key;
   }
 
   return {
-    dir,
+    /** where backups are kept: the backup directory, or s3://<bucket>/backups */
+    dir: storage.describe('backups/'),
+    /** the local folder dumps are written to before they are published */
+    workDir: dir,
+    storage,
     create: () => track(create()),
-    list: () => files.listBackups(dir),
+    list: () => files.listBackups(storage),
     latest,
 
     file: backupFile,
@@ -112,14 +122,13 @@ export function createBackupsService(deps: {
      * directory (the name pattern allows no separator, so nothing outside it can be reached).
      */
     async remove(name: string): Promise<void> {
-      const file = await backupFile(name);
-      await fs.promises.rm(file, { force: true });
+      await storage.delete(await backupFile(name));
       log.info({ backup: name }, 'backup deleted');
     },
 
     /** Where backups go and how the schedule keeps them, for the admin interface. */
     info: (): BackupInfo => ({
-      directory: dir,
+      directory: storage.describe('backups/'),
       intervalSeconds: config.backupIntervalSeconds,
       keep: config.backupKeep,
     }),

@@ -5,9 +5,9 @@ import type { ReleasesService } from './releases.service.js';
 import { webRoutes } from './web.routes.js';
 
 /**
- * The release feature's routes: `/api/version`, `/api/admin/version`, `/`, `/admin/`,
- * `/assets/*` and `/static/*`. The service (version store, web assets) is built with the others in
- * src/composition.ts.
+ * The release feature's routes: `/api/version`, `/api/admin/version`, `PUT /api/admin/apk`, `/`,
+ * `/admin/`, `/assets/*` and `/static/*`. The service (version store, web assets) is built with
+ * the others in src/composition.ts.
  */
 export function releasesModule(deps: {
   releases: ReleasesService;

@@ -1,7 +1,11 @@
+import type { Readable } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Guards } from '../http/auth.js';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../http/errors.js';
 import { errors } from '../http/schemas.js';
 import { originOf } from '../http/origin.js';
+import { APK_CONTENT_TYPES, MAX_APK_BYTES } from './apk-upload.js';
 import type { ReleasesService } from './releases.service.js';
 
 const VersionInfo = Type.Object(
@@ -17,7 +21,10 @@ const VersionInfo = Type.Object(
 
 export { originOf } from '../http/origin.js';
 
-/** GET /api/version (public) and POST /api/admin/version (static admin token). */
+/**
+ * GET /api/version (public), POST /api/admin/version and PUT /api/admin/apk (static admin
+ * token).
+ */
 export function releaseRoutes(deps: {
   releases: ReleasesService;
   guards: Guards;
@@ -62,6 +69,54 @@ export function releaseRoutes(deps: {
         },
       },
       (request) => releases.publish(request.body, originOf(request)),
+    );
+
+    await app.register(apkRoute({ releases, guards }));
+  };
+}
+
+const ApkStored = Type.Object({
+  size: Type.Integer({ description: 'bytes stored' }),
+  sha256: Type.String({ description: 'hex SHA-256 of the stored file' }),
+});
+
+/** Any other body (JSON, a form) would be parsed as such: refused before it is read. */
+async function apkBodyOnly(request: FastifyRequest): Promise<void> {
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (!APK_CONTENT_TYPES.includes(type)) {
+    throw new AppError(
+      415,
+      'unsupported_format',
+      `Send the APK as ${APK_CONTENT_TYPES.join(' or ')}`,
+    );
+  }
+}
+
+/** PUT /api/admin/apk: the APK as the raw body, streamed to storage (static admin token). */
+function apkRoute(deps: { releases: ReleasesService; guards: Guards }): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    // only in this scope: the body reaches the handler as a stream, never buffered
+    app.addContentTypeParser(APK_CONTENT_TYPES, (_request, payload, done) => done(null, payload));
+    app.put(
+      '/api/admin/apk',
+      {
+        onRequest: [deps.guards.requireAdminToken, apkBodyOnly],
+        bodyLimit: MAX_APK_BYTES,
+        schema: {
+          tags: ['releases'],
+          summary:
+            'Publish the APK (Bearer LARDER_ADMIN_TOKEN): the file as the raw body ' +
+            '(application/vnd.android.package-archive or application/octet-stream, at most ' +
+            '200 MiB); served at apkUrl once whole, the previous one until then',
+          security: [{ adminToken: [] }],
+          response: { 200: ApkStored, ...errors(400, 401, 413, 415, 503) },
+        },
+      },
+      (request) =>
+        deps.releases.publishApk(request.body as Readable, request.headers['content-length']),
     );
   };
 }

@@ -1,9 +1,12 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { loadCatalogues, translatorFor } from '../i18n/catalogues.js';
 import type { Catalogue } from '../i18n/translate.js';
+import type { FileResponse } from '../http/send-file.js';
+import type { Storage } from '../storage/storage.js';
+import { limitedApkBody } from './apk-upload.js';
 import { renderHomePage, renderNotFoundPage } from './home-page.js';
-import { resolveInside } from './safe-path.js';
+import { plainSegments, resolveInside } from './safe-path.js';
 import type { VersionRecord, VersionStore } from './version.store.js';
 import type { WebAssets } from './web-assets.js';
 
@@ -27,15 +30,20 @@ const CONTENT_TYPES: Record<string, string> = {
   woff2: 'font/woff2',
 };
 
-/** Release distribution: the version store, the APK link, the home page and served files. */
+/**
+ * Release distribution: the version store, the APK link, the home page and served files. Files
+ * below /static/ are the storage's `static/` objects (on a folder storage <dataDir>/static/).
+ */
 export function createReleasesService(deps: {
   store: VersionStore;
   web: WebAssets;
+  storage: Storage;
   dataDir: string;
   appName: string;
   apkFile: string;
 }) {
   const staticDir = path.join(deps.dataDir, 'static');
+  const apkKey = `static/${deps.apkFile}`;
   const apkUrlFor = (origin: string) => `${origin}/static/${encodeURIComponent(deps.apkFile)}`;
   let catalogues: Promise<Map<string, Catalogue>> | null = null;
   const translator = async (acceptLanguage: string | undefined) =>
@@ -56,13 +64,13 @@ export function createReleasesService(deps: {
     /** The home page in the language the browser asks for (Accept-Language). */
     async homePage(origin: string, acceptLanguage?: string): Promise<string> {
       const info = await versionInfo(origin);
-      const stat = await fs.stat(path.join(staticDir, deps.apkFile)).catch(() => null);
+      const stat = await deps.storage.stat(apkKey).catch(() => null);
       return renderHomePage({
         ...(await translator(acceptLanguage)),
         appName: deps.appName,
         ...info,
         apkFile: deps.apkFile,
-        apk: stat?.isFile() ? { sizeBytes: stat.size, modifiedAt: stat.mtimeMs } : null,
+        apk: stat ? { sizeBytes: stat.size, modifiedAt: stat.mtimeMs } : null,
         assets: deps.web.home(),
       });
     },
@@ -83,8 +91,18 @@ export function createReleasesService(deps: {
       });
     },
 
-    /** A file below <dataDir>/static/ by its still-encoded URL path, or null. */
-    staticFile: (encodedPath: string) => resolveInside(staticDir, encodedPath),
+    /** Publishes the APK from a request body: whole, or the one served before stays. */
+    async publishApk(body: Readable, contentLength: string | undefined) {
+      const { size, sha256 } = await deps.storage.put(apkKey, limitedApkBody(body, contentLength));
+      return { size, sha256 };
+    },
+
+    /** A file below /static/ by its still-encoded URL path, or null. */
+    async staticFile(encodedPath: string): Promise<FileResponse['path'] | null> {
+      if (deps.storage.localPath(apkKey) !== null) return resolveInside(staticDir, encodedPath);
+      const segments = plainSegments(encodedPath);
+      return segments && { storage: deps.storage, key: `static/${segments.join('/')}` };
+    },
 
     /** A built web asset below web/dist/assets/ by its still-encoded URL path, or null. */
     assetFile: (encodedPath: string) =>
@@ -92,8 +110,11 @@ export function createReleasesService(deps: {
 
     adminIndex: () => deps.web.adminIndex(),
 
-    contentTypeOf(file: string): string {
-      const ext = path.extname(file).slice(1).toLowerCase();
+    contentTypeOf(file: FileResponse['path']): string {
+      const ext = path
+        .extname(typeof file === 'string' ? file : file.key)
+        .slice(1)
+        .toLowerCase();
       return CONTENT_TYPES[ext] ?? 'application/octet-stream';
     },
   };

@@ -9,6 +9,19 @@ import path from 'node:path';
  * `root`.
  */
 export async function resolveInside(root: string, encodedPath: string): Promise<string | null> {
+  const segments = plainSegments(encodedPath);
+  if (segments === null) return null;
+  const rootReal = await realpathOrNull(root);
+  if (rootReal === null) return null;
+  const candidate = path.resolve(rootReal, ...segments);
+  if (!isWithin(rootReal, candidate)) return null;
+  const real = await realpathOrNull(candidate);
+  if (real === null || !isWithin(rootReal, real)) return null;
+  return real;
+}
+
+/** The decoded segments of a still-encoded URL path, or null when one is refused (see above). */
+export function plainSegments(encodedPath: string): string[] | null {
   if (encodedPath.length === 0 || encodedPath.length > 1024) return null;
   const segments: string[] = [];
   for (const raw of encodedPath.split('/')) {
@@ -21,13 +34,7 @@ export async function resolveInside(root: string, encodedPath: string): Promise<
     if (!isPlainSegment(segment)) return null;
     segments.push(segment);
   }
-  const rootReal = await realpathOrNull(root);
-  if (rootReal === null) return null;
-  const candidate = path.resolve(rootReal, ...segments);
-  if (!isWithin(rootReal, candidate)) return null;
-  const real = await realpathOrNull(candidate);
-  if (real === null || !isWithin(rootReal, real)) return null;
-  return real;
+  return segments;
 }
 
 function isPlainSegment(segment: string): boolean {

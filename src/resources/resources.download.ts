@@ -1,9 +1,9 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendFile } from '../http/send-file.js';
+import { sendFile, type FileResponse } from '../http/send-file.js';
 
 export interface DownloadFile {
-  path: string;
+  path: FileResponse['path'];
   sha256: string;
   mimeType: string;
   filename: string;

@@ -71,9 +71,9 @@ export function resourceRoutes(deps: {
         },
       },
       async (request, reply) => {
-        const { row, path } = await resources.file(request.params.guid);
+        const { row, key } = await resources.file(request.params.guid);
         return sendDownload(request, reply, {
-          path,
+          path: { storage: resources.storage.objects, key },
           sha256: row.sha256,
           mimeType: row.mime_type,
           filename: row.file_name,

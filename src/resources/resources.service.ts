@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Executor } from '../db/executor.js';
@@ -16,25 +15,32 @@ import {
   unsupportedFormat,
   type ResourceInput,
 } from './resources.rules.js';
+import type { AppStorage } from '../storage/app-storage.js';
+import { hashObject } from '../storage/storage.js';
 import { createStorage, hashFile, removeQuietly, type Upload } from './resources.storage.js';
 import { DEFAULT_TAGS } from './resources.tags.js';
 import { createStagingService } from './staging/staging.service.js';
 
+/** A file to catalog: an upload in a local temp file, or a staged object. */
+type Source = { file: string } | { key: string };
+
 /**
- * The resource catalog: files under <dataDir>/resources/ with a row each. A file and its row
- * appear together or not at all: the row is inserted and the file renamed into place inside one
- * transaction; if anything fails, the file is removed (or moved back) and the row rolled back.
+ * The resource catalog: objects under the storage's `resources/` with a row each. A file and
+ * its row appear together or not at all: an upload is put under its new (unique) key and then
+ * its row inserted; a staged object is moved inside the transaction that takes its staging row.
+ * If anything fails, the object is removed (or moved back) and the row rolled back.
  */
 export function createResourcesService(deps: {
   db: Kysely<DB>;
-  dataDir: string;
+  files: AppStorage;
   clock: () => number;
   log: FastifyBaseLogger;
   /** the worker threads that read uploaded files; owned (and closed) by the app */
   analysis: AnalysisPool;
 }) {
   const { db, clock, log } = deps;
-  const storage = createStorage(deps.dataDir);
+  const storage = createStorage(deps.files);
+  const objects = storage.objects;
   const staging = createStagingService({ db, storage, clock, log, analysis: deps.analysis });
   let seeded = false;
 
@@ -47,17 +53,17 @@ export function createResourcesService(deps: {
     return counts.sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
   }
 
-  /** Inserts the row and moves `source` into the catalog in one transaction. */
+  /** Inserts the row and moves `source` into the catalog. */
   async function store(
-    source: string,
+    source: Source,
     file: { format: string; mimeType: string; size: number; name: string },
     input: ResourceInput,
     alsoInTransaction: (trx: Executor) => Promise<void> = async () => {},
-    restore: (final: string) => Promise<void> = removeQuietly,
   ): Promise<StoredResource> {
     const guid = crypto.randomUUID();
     const storageName = `${guid}.${file.format}`;
-    const final = storage.resourcePath(storageName);
+    const final = storage.resourceKey(storageName);
+    const hash = 'file' in source ? hashFile(source.file) : hashObject(objects, source.key);
     const now = clock();
     const row: repo.ResourceRow = {
       guid,
@@ -68,7 +74,7 @@ export function createResourcesService(deps: {
       file_size: file.size,
       file_name: sanitizeFilename(file.name, `${guid}.${file.format}`),
       storage_name: storageName,
-      sha256: await hashFile(source).catch((err: NodeJS.ErrnoException) => {
+      sha256: await hash.catch((err: NodeJS.ErrnoException) => {
         throw err.code === 'ENOENT' ? notFound('The file was confirmed or removed meanwhile') : err;
       }),
       release_date: input.releaseDate,
@@ -78,16 +84,23 @@ export function createResourcesService(deps: {
       created_at: now,
       updated_at: now,
     };
-    let moved = false;
+    // an upload goes to storage first (on S3 an upload is slow: no transaction waits for it)
+    if ('file' in source) await objects.putFile(final, source.file);
+    let moved = 'file' in source;
     try {
       await db.transaction().execute(async (trx) => {
         await repo.insertResource(trx, row, input.tags);
         await alsoInTransaction(trx);
-        await fs.promises.rename(source, final);
-        moved = true;
+        if ('key' in source) {
+          await objects.move(source.key, final);
+          moved = true;
+        }
       });
     } catch (err) {
-      if (moved) await restore(final);
+      if (moved) {
+        const back = 'key' in source ? objects.move(final, source.key) : objects.delete(final);
+        await back.catch(() => objects.delete(final)).catch(() => {});
+      }
       throw err;
     }
     return { row, tags: [...input.tags].sort() };
@@ -121,11 +134,11 @@ export function createResourcesService(deps: {
       return rows.map((row) => ({ row, tags: tags.get(row.guid) ?? [] }));
     },
 
-    /** The row and absolute path of a resource's file; 404 when unknown. */
+    /** The row and storage key of a resource's file; 404 when unknown. */
     async file(guid: string) {
       const row = await repo.findResource(db, guid);
       if (!row) throw notFound('No resource with this guid');
-      return { row, path: storage.resourcePath(row.storage_name) };
+      return { row, key: storage.resourceKey(row.storage_name) };
     },
 
     /**
@@ -143,7 +156,7 @@ export function createResourcesService(deps: {
         }
         const mimeType = MIME_TYPES[upload.extension]!;
         return await store(
-          upload.path,
+          { file: upload.path },
           { format: upload.extension, mimeType, size: upload.size, name: upload.filename },
           input,
         );
@@ -188,7 +201,9 @@ export function createResourcesService(deps: {
       const row = await repo.findResource(db, guid);
       if (!row) throw notFound('No resource with this guid');
       await db.transaction().execute((trx) => repo.deleteResource(trx, guid));
-      await removeQuietly(storage.resourcePath(row.storage_name));
+      await objects.delete(storage.resourceKey(row.storage_name)).catch((err: unknown) => {
+        log.warn({ err, guid }, 'the file of a deleted resource was not removed');
+      });
     },
 
     /** 503 with Retry-After when the analysis queue is full, before an upload is read. */
@@ -205,7 +220,7 @@ export function createResourcesService(deps: {
       const staged = await staging.find(adminId, filename);
       const { row } = staged;
       return store(
-        staged.path,
+        { key: staged.key },
         {
           format: row.file_format,
           mimeType: row.mime_type,
@@ -214,7 +229,6 @@ export function createResourcesService(deps: {
         },
         input,
         (trx) => staging.take(trx, { id: row.id, filename }),
-        (final) => fs.promises.rename(final, staged.path).catch(() => removeQuietly(final)),
       );
     },
   };

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_MODES } from '../db/data-dir.js';
+import type { AppStorage } from '../storage/app-storage.js';
+import { meter } from '../storage/storage.js';
 
 export const TEMP_PREFIX = '.tmp-';
 
@@ -23,20 +25,25 @@ export interface WrittenFile {
 }
 
 /**
- * Where files live: the catalog under <dataDir>/resources/, analyzed files under
- * <dataDir>/staging/<adminId>/. Every name on disk is generated here; no user-supplied name
- * ever becomes part of a path.
+ * Where files live: the catalog under the storage's `resources/`, analyzed files under
+ * `staging/<adminId>/` (on a folder storage <dataDir>/resources/ and <dataDir>/staging/). Uploads
+ * and the analysis worker's output are written to local work folders first (`resourcesDir`,
+ * `stagingDir()`). Every name is generated here; no user-supplied name ever becomes a key.
  */
-export function createStorage(dataDir: string) {
-  const resourcesDir = path.join(dataDir, 'resources');
-  const stagingRoot = path.join(dataDir, 'staging');
+export function createStorage(app: AppStorage) {
+  const resourcesDir = app.work.resources;
+  const stagingRoot = app.work.staging;
   fs.mkdirSync(resourcesDir, { recursive: true, mode: PRIVATE_MODES.dir });
   fs.mkdirSync(stagingRoot, { recursive: true, mode: PRIVATE_MODES.dir });
 
   return {
+    objects: app.storage,
     resourcesDir,
     stagingRoot,
-    resourcePath: (storageName: string) => path.join(resourcesDir, checkName(storageName)),
+    resourceKey: (storageName: string) => `resources/${checkName(storageName)}`,
+    stagingKey: (adminId: string, storageName: string) =>
+      `staging/${checkName(adminId)}/${checkName(storageName)}`,
+    /** The local folder an admin's uploads and analysis output are written to. */
     stagingDir(adminId: string): string {
       const dir = path.join(stagingRoot, checkName(adminId));
       fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_MODES.dir });
@@ -48,26 +55,18 @@ export function createStorage(dataDir: string) {
     /** Streams into a new temp file, hashing as it goes; removes the file on any failure. */
     async writeTemp(stream: Readable, dir: string): Promise<WrittenFile> {
       const target = path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`);
-      const hash = crypto.createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
+      const counted = meter();
       try {
         await pipeline(
           stream,
-          meter,
+          counted.stream,
           fs.createWriteStream(target, { flags: 'wx', mode: PRIVATE_MODES.file }),
         );
       } catch (err) {
         await removeQuietly(target);
         throw err;
       }
-      return { path: target, size, sha256: hash.digest('hex') };
+      return { path: target, ...counted.result() };
     },
   };
 }

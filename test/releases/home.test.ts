@@ -7,6 +7,7 @@ import { useTestApp } from '../helpers/fixtures.js';
 import { createReleasesService } from '../../src/releases/releases.service.js';
 import { createVersionStore } from '../../src/releases/version.store.js';
 import { createWebAssets } from '../../src/releases/web-assets.js';
+import { createFolderStorage } from '../../src/storage/folder.storage.js';
 
 // The pages as served with a web build are in home.slow.test.ts: it builds web/dist when needed.
 describe('without a web build', () => {
@@ -16,6 +17,7 @@ describe('without a web build', () => {
       const releases = createReleasesService({
         store: createVersionStore({ dataDir, fallback: { versionCode: 3, versionName: '0.3' } }),
         web: createWebAssets(path.join(dataDir, 'no-dist')),
+        storage: createFolderStorage({ static: path.join(dataDir, 'static') }),
         dataDir,
         appName: 'Larder',
         apkFile: 'larder.apk',

@@ -29,6 +29,7 @@ export function createStagingService(deps: {
   analysis: AnalysisPool;
 }) {
   const { db, storage, clock, log, analysis } = deps;
+  const objects = storage.objects;
 
   async function analyze(adminId: string, upload: Upload, knownTags: string[]) {
     const dir = storage.stagingDir(adminId);
@@ -51,7 +52,7 @@ export function createStagingService(deps: {
           { notes: result.notes },
         );
       }
-      return await stage(adminId, dir, result.files, result.notes);
+      return await stage(adminId, result.files, result.notes);
     } catch (err) {
       if (!(err instanceof AnalysisStoppedError)) throw err;
       throw stoppedError(err.reason, upload.filename, {
@@ -65,27 +66,37 @@ export function createStagingService(deps: {
     }
   }
 
+  /**
+   * Puts the analyzed files into storage under fresh keys, then inserts their rows (replacing an
+   * earlier file of the same name) in one transaction; on failure the new objects go again.
+   */
   async function stage(
     adminId: string,
-    dir: string,
     files: { path: string; resource: AnalyzedResource }[],
     notes: string[],
   ): Promise<AnalyzedResource[]> {
     const used = new Set<string>();
     const replaced: string[] = [];
     const finals: string[] = [];
+    const named = files.map((file) => {
+      const id = crypto.randomUUID();
+      return { file, id, storageName: `${id}.${file.resource.fileFormat}` };
+    });
     try {
+      for (const { file, storageName } of named) {
+        const key = storage.stagingKey(adminId, storageName);
+        await objects.putFile(key, file.path);
+        finals.push(key);
+      }
       await db.transaction().execute(async (trx) => {
-        for (const file of files) {
+        for (const { file, id, storageName } of named) {
           const filename = uniqueLabel(file.resource.filename, used);
           file.resource = { ...file.resource, filename, notes: [...file.resource.notes, ...notes] };
           const old = await repo.findStaged(trx, adminId, filename);
           if (old) {
             await repo.deleteStaged(trx, old.id);
-            replaced.push(path.join(dir, old.storage_name));
+            replaced.push(storage.stagingKey(adminId, old.storage_name));
           }
-          const id = crypto.randomUUID();
-          const storageName = `${id}.${file.resource.fileFormat}`;
           await repo.insertStaged(trx, {
             id,
             admin_id: adminId,
@@ -96,18 +107,16 @@ export function createStagingService(deps: {
             file_size: file.resource.fileSize,
             created_at: clock(),
           });
-          finals.push(path.join(dir, storageName));
-          await fs.promises.rename(file.path, finals.at(-1)!);
         }
       });
     } catch (err) {
-      for (const final of finals) await removeQuietly(final);
+      for (const final of finals) await objects.delete(final).catch(() => {});
       if (isUniqueViolation(err)) {
         throw conflict('Another analysis of a file with the same name is running; try again');
       }
       throw err;
     }
-    for (const old of replaced) await removeQuietly(old);
+    for (const old of replaced) await objects.delete(old).catch(() => {});
     return files.map((f) => f.resource);
   }
 
@@ -119,7 +128,7 @@ export function createStagingService(deps: {
       if (analysis.isFull()) throw analysisBusy(analysis.deadlineSeconds);
     },
 
-    /** The staged file an admin confirms, with its path; 404 when missing or expired. */
+    /** The staged file an admin confirms, with its key; 404 when missing or expired. */
     async find(adminId: string, filename: string) {
       const row = await repo.findStaged(db, adminId, filename);
       if (!row || row.created_at < clock() - STAGING_TTL_MS) {
@@ -127,7 +136,7 @@ export function createStagingService(deps: {
           `No analyzed file named "${filename}" is waiting; analyze it again (files wait 24 hours)`,
         );
       }
-      return { row, path: path.join(storage.stagingDir(adminId), row.storage_name) };
+      return { row, key: storage.stagingKey(adminId, row.storage_name) };
     },
 
     /**
@@ -146,14 +155,17 @@ export function createStagingService(deps: {
       const expired = await repo.stagedOlderThan(db, cutoff);
       for (const row of expired) {
         await repo.deleteStaged(db, row.id);
-        await removeQuietly(path.join(storage.stagingRoot, row.admin_id, row.storage_name));
+        await objects.delete(storage.stagingKey(row.admin_id, row.storage_name)).catch(() => {});
       }
       const known = await repo.stagedStorageNames(db);
       let removed = expired.length;
+      for (const entry of await objects.list('staging/')) {
+        if (known.has(entry.key.slice('staging/'.length)) || entry.mtimeMs >= cutoff) continue;
+        await objects.delete(entry.key).catch(() => {});
+        removed++;
+      }
       for (const adminDir of await fs.promises.readdir(storage.stagingRoot).catch(() => [])) {
-        const dir = path.join(storage.stagingRoot, adminDir);
-        removed += await sweep(dir, (name) => !known.has(`${adminDir}/${name}`), cutoff);
-        await fs.promises.rmdir(dir).catch(() => {}); // only when empty
+        await fs.promises.rmdir(path.join(storage.stagingRoot, adminDir)).catch(() => {}); // if empty
       }
       removed += await sweep(storage.resourcesDir, (name) => name.startsWith(TEMP_PREFIX), cutoff);
       return removed;
