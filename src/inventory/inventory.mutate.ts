@@ -31,12 +31,39 @@ export interface MutationContext {
   pace: () => Promise<void>;
 }
 
+/** The time of a write: `now` and the clamp of MutationContext. */
+export type Moment = Pick<MutationContext, 'now' | 'clamp'>;
+
+/**
+ * One attempt of a write outside any transaction (PostgreSQL): what was read decided either the
+ * answer (`done`: nothing to write), or one statement (`write`) that applies the write, bumps the
+ * revision and logs the change only if what was read is still stored (it returns the new revision,
+ * or null when a concurrent write came first). null: the locking transaction does this write.
+ */
+export type Attempt<T> =
+  { done: T } | { write: () => Promise<number | null>; result: (revision: number) => T } | null;
+
 /** `missing` is the error when the inventory does not exist (409 for a caller's own one). */
-export type Mutate = <T>(
-  inventoryId: string,
-  work: (ctx: MutationContext) => Promise<T>,
-  missing?: () => AppError,
-) => Promise<T>;
+export interface Mutate {
+  <T>(
+    inventoryId: string,
+    work: (ctx: MutationContext) => Promise<T>,
+    missing?: () => AppError,
+  ): Promise<T>;
+  /**
+   * The write in one statement on PostgreSQL: `attempt` reads without a transaction and returns
+   * the statement; a write that lost to a concurrent one is read and tried again, up to
+   * CAS_ATTEMPTS times, then done by `work` in the locking transaction (as on SQLite, always).
+   */
+  optimistic<T>(
+    inventoryId: string,
+    attempt: (moment: Moment) => Promise<Attempt<T>>,
+    work: (ctx: MutationContext) => Promise<T>,
+  ): Promise<T>;
+}
+
+/** Attempts of an optimistic write before it takes the inventory's lock instead. */
+export const CAS_ATTEMPTS = 3;
 
 /**
  * The one way to change an inventory: a transaction that locks the inventory, lets `work` write
@@ -57,17 +84,27 @@ export function createMutate(deps: {
   const transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
     ? (work) => db.transaction().execute(work)
     : createGroupCommit(db);
-  return async (inventoryId, work, missing = noInventory) => {
+  const moment = (): Moment => {
+    const now = clock();
+    return { now, clamp: (time) => (time > now + clockSkewMs ? now : time) };
+  };
+  const committed = (inventoryId: string, revision: number) => {
+    afterWrite?.(inventoryId, revision);
+    void bus.publishAfterCommit({ type: 'inventoryUpdated', inventoryId, revision });
+  };
+  const mutate = async <T>(
+    inventoryId: string,
+    work: (ctx: MutationContext) => Promise<T>,
+    missing: () => AppError = noInventory,
+  ): Promise<T> => {
     const { result, revision } = await transaction(async (trx) => {
       const inventory = await repo.lockInventory(trx, inventoryId);
       if (!inventory) throw missing();
-      const now = clock();
       const ctx: MutationContext = {
         trx,
         inventoryId,
         revision: Number(inventory.revision) + 1,
-        now,
-        clamp: (time) => (time > now + clockSkewMs ? now : time),
+        ...moment(),
         changes: [],
         itemsAdded: 0,
         pace: timeSlicer(),
@@ -83,10 +120,26 @@ export function createMutate(deps: {
       await repo.insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes, ctx.pace);
       return { result, revision: bumped };
     });
-    if (revision !== null) {
-      afterWrite?.(inventoryId, revision);
-      void bus.publishAfterCommit({ type: 'inventoryUpdated', inventoryId, revision });
-    }
+    if (revision !== null) committed(inventoryId, revision);
     return result;
   };
+  const single = isPostgres(db);
+  return Object.assign(mutate, {
+    async optimistic<T>(
+      inventoryId: string,
+      attempt: (moment: Moment) => Promise<Attempt<T>>,
+      work: (ctx: MutationContext) => Promise<T>,
+    ): Promise<T> {
+      for (let i = 0; single && i < CAS_ATTEMPTS; i++) {
+        const plan = await attempt(moment());
+        if (plan === null) break;
+        if ('done' in plan) return plan.done;
+        const revision = await plan.write();
+        if (revision === null) continue;
+        committed(inventoryId, revision);
+        return plan.result(revision);
+      }
+      return mutate(inventoryId, work);
+    },
+  });
 }

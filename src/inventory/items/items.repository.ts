@@ -73,7 +73,7 @@ export function findItem(db: Executor, inventoryId: string, id: string) {
 }
 
 /** The columns the one item writer (items.writer.ts) reads and writes: the row and its merge state. */
-const STATE_COLUMNS = [
+export const STATE_COLUMNS = [
   ...COLUMNS,
   'merge_state',
 ] as const satisfies readonly (keyof ItemsStateTable)[];

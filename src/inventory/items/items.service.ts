@@ -2,19 +2,14 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { timeSlicer } from '../../db/prepared.js';
 import type { DB, ItemsTable } from '../../db/types.js';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { inventoryOf, type Caller } from '../inventory.caller.js';
-import {
-  itemFields,
-  sameItemContent,
-  toItem,
-  valuesOfFields,
-  type ItemFields,
-} from '../inventory.mapper.js';
+import { itemFields, sameItemContent, toItem, type ItemFields } from '../inventory.mapper.js';
 import type { Mutate, MutationContext } from '../inventory.mutate.js';
 import { readConsistently } from '../inventory.repository.js';
 import { namedExist } from '../named/named.repository.js';
 import { openItems, type OpenItems } from './items.writer.js';
+import { patchAttempt, planPatch, restWrite, staleUpdate } from './items.patch.js';
 import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
 import * as repo from './items.repository.js';
 
@@ -32,16 +27,6 @@ export interface ExpiringRow {
 interface Written {
   created: boolean;
   item: Item;
-}
-
-function staleUpdate(stored: ItemsTable | Item, given: number): AppError {
-  const item = 'inventory_id' in stored ? toItem(stored) : stored;
-  return new AppError(
-    409,
-    'stale_update',
-    `Item ${item.id} was changed at ${item.lastUpdated}, after this edit (lastUpdated ${given}); the current item is included`,
-    { item },
-  );
 }
 
 /**
@@ -91,12 +76,8 @@ async function write(
   const existing = items.storedRow(id);
   await checkReferences(ctx, fields, existing);
   const stored = existing ? Number(existing.last_updated) : 0;
-  const t = lastUpdated === undefined ? Math.max(ctx.now, stored) : lastUpdated;
-  const values = valuesOfFields(fields);
-  const written = only
-    ? Object.fromEntries(Object.entries(values).filter(([key]) => only.includes(key)))
-    : values;
-  items.write(id, written, { t, o: '' });
+  const { values, stamp } = restWrite(fields, lastUpdated, ctx.now, stored, only);
+  items.write(id, values, stamp);
   await items.flush();
   return items.item(id)!;
 }
@@ -191,31 +172,25 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
       });
     },
 
-    /** PATCH: changes only the fields sent. */
+    /**
+     * PATCH: changes only the fields sent. On PostgreSQL one statement writes it when the item
+     * is still as read (items.patch.ts), else the locking transaction does.
+     */
     patch(caller: Caller, id: string, patch: ItemPatch): Promise<Item> {
       checkPathId(patch.id, id);
-      return mutate(inventoryOf(caller), async (ctx) => {
-        const items = await openItems(ctx, [id]);
-        const existing = items.storedRow(id);
-        if (!existing) throw notFound(`No item with id ${id}`);
-        const lastUpdated = clamped(ctx, patch.lastUpdated);
-        if (lastUpdated !== undefined && lastUpdated < Number(existing.last_updated)) {
-          throw staleUpdate(existing, patch.lastUpdated!);
-        }
-        const merged: ItemInput = { ...toItem(existing), lastUpdated };
-        for (const [key, value] of Object.entries(patch)) {
-          if (value !== undefined && key !== 'id' && key !== 'revision' && key !== 'lastUpdated') {
-            (merged as Record<string, unknown>)[key] = value;
-          }
-        }
-        const fields = itemFields(merged, ctx.now);
-        if (sameItemContent(existing, fields, patch.lastUpdated !== undefined))
-          return toItem(existing);
-        const sent = Object.keys(patch).filter(
-          (key) => patch[key as keyof ItemPatch] !== undefined,
-        );
-        return write(ctx, items, id, fields, lastUpdated, sent);
-      });
+      const inventoryId = inventoryOf(caller);
+      return mutate.optimistic(
+        inventoryId,
+        (moment) => patchAttempt(db, inventoryId, id, patch, moment),
+        async (ctx) => {
+          const items = await openItems(ctx, [id]);
+          const existing = items.storedRow(id);
+          if (!existing) throw notFound(`No item with id ${id}`);
+          const plan = planPatch(existing, patch, ctx);
+          if ('unchanged' in plan) return plan.unchanged;
+          return write(ctx, items, id, plan.fields, plan.lastUpdated, plan.sent);
+        },
+      );
     },
 
     /** DELETE: idempotent; with `lastUpdated` it is refused when the stored item is newer. */

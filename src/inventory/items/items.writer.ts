@@ -73,7 +73,8 @@ export function rowOf(
   };
 }
 
-function itemOf(id: string, state: ItemState, revision: number): Item {
+/** The item a client reads of `state` at `revision`. */
+export function itemOf(id: string, state: ItemState, revision: number): Item {
   return { id, ...state.values, lastUpdated: lastUpdatedOf(state), revision };
 }
 

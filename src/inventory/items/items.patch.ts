@@ -1,0 +1,119 @@
+import type { Executor } from '../../db/executor.js';
+import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
+import { AppError } from '../../http/errors.js';
+import {
+  itemFields,
+  sameItemContent,
+  toItem,
+  valuesOfFields,
+  type ItemFields,
+} from '../inventory.mapper.js';
+import type { Attempt, Moment } from '../inventory.mutate.js';
+import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
+import { casUpdateItem } from './items.cas.repository.js';
+import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
+import { findItemStates } from './items.repository.js';
+import { itemOf, rowOf, stateOf } from './items.writer.js';
+
+/**
+ * PATCH of an item: what it writes (shared by the locking transaction and, on PostgreSQL, the
+ * one-statement write that checks the item is still as read).
+ */
+
+export function staleUpdate(stored: ItemsTable | Item, given: number): AppError {
+  const item = 'inventory_id' in stored ? toItem(stored) : stored;
+  return new AppError(
+    409,
+    'stale_update',
+    `Item ${item.id} was changed at ${item.lastUpdated}, after this edit (lastUpdated ${given}); the current item is included`,
+    { item },
+  );
+}
+
+/**
+ * A REST write of `fields` over an item stored at `storedTime` (0: none): stamped with its
+ * (clamped) lastUpdated and no operation id; one without lastUpdated is stamped now, or the
+ * stored time when that is later (it always wins). `only`: the fields a PATCH sent.
+ */
+export function restWrite(
+  fields: ItemFields,
+  lastUpdated: number | undefined,
+  now: number,
+  storedTime: number,
+  only?: readonly string[],
+): { values: Partial<Values>; stamp: Stamp } {
+  const t = lastUpdated === undefined ? Math.max(now, storedTime) : lastUpdated;
+  const values = valuesOfFields(fields);
+  return {
+    values: only
+      ? Object.fromEntries(Object.entries(values).filter(([key]) => only.includes(key)))
+      : values,
+    stamp: { t, o: '' },
+  };
+}
+
+export type PatchPlan =
+  { unchanged: Item } | { fields: ItemFields; lastUpdated: number | undefined; sent: string[] };
+
+/** What a PATCH of `existing` writes: nothing (same content), or the fields sent; 409 when stale. */
+export function planPatch(existing: ItemsTable, patch: ItemPatch, moment: Moment): PatchPlan {
+  const lastUpdated = patch.lastUpdated === undefined ? undefined : moment.clamp(patch.lastUpdated);
+  if (lastUpdated !== undefined && lastUpdated < Number(existing.last_updated)) {
+    throw staleUpdate(existing, patch.lastUpdated!);
+  }
+  const merged: ItemInput = { ...toItem(existing), lastUpdated };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined && key !== 'id' && key !== 'revision' && key !== 'lastUpdated') {
+      (merged as Record<string, unknown>)[key] = value;
+    }
+  }
+  const fields = itemFields(merged, moment.now);
+  if (sameItemContent(existing, fields, patch.lastUpdated !== undefined)) {
+    return { unchanged: toItem(existing) };
+  }
+  const sent = Object.keys(patch).filter((key) => patch[key as keyof ItemPatch] !== undefined);
+  return { fields, lastUpdated, sent };
+}
+
+/**
+ * One attempt of a PATCH outside any transaction (PostgreSQL): reads the item, merges in JS and
+ * returns the one statement that writes it if the item is still as read. The rarer cases go to
+ * the locking transaction: no such item (or inventory), a new category or location to check, a
+ * write that changes only the merge state.
+ */
+export async function patchAttempt(
+  db: Executor,
+  inventoryId: string,
+  id: string,
+  patch: ItemPatch,
+  moment: Moment,
+): Promise<Attempt<Item>> {
+  const [existing] = await findItemStates(db, inventoryId, [id]);
+  if (!existing) return null;
+  const plan = planPatch(existing, patch, moment);
+  if ('unchanged' in plan) return { done: plan.unchanged };
+  const { fields, lastUpdated, sent } = plan;
+  if (
+    Number(existing.category_id) !== fields.category_id ||
+    Number(existing.location_id) !== fields.location_id
+  ) {
+    return null;
+  }
+  const { values, stamp } = restWrite(
+    fields,
+    lastUpdated,
+    moment.now,
+    Number(existing.last_updated),
+    sent,
+  );
+  const stored = stateOf(existing);
+  const { state } = applyWrite(stored, values, stamp);
+  if (sameOnTheWire(stored, state)) {
+    return encodeState(state) === existing.merge_state ? { done: toItem(existing) } : null;
+  }
+  const row: ItemsStateTable = rowOf(inventoryId, id, state, 0);
+  return {
+    write: () => casUpdateItem(db, existing, row, moment.now),
+    result: (revision) => itemOf(id, state, revision),
+  };
+}

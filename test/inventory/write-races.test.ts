@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findItemStates } from '../../src/inventory/items/items.repository.js';
+import { casUpdateItem } from '../../src/inventory/items/items.cas.repository.js';
+import { DIALECTS } from '../helpers/app.js';
+import { useTestApp } from '../helpers/fixtures.js';
+import { call, itemBody, seedBasics } from './helpers.js';
+
+// Writers racing on one inventory. On PostgreSQL a PATCH is one statement that writes only if the
+// item is still as read, and is read and tried again otherwise: whatever path each write takes,
+// every write lands per the merge rules and the change log stays gapless.
+describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
+  const t = useTestApp(dialect);
+  const anna = t.user('races-anna');
+  const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
+    call(t.app, anna, method, url, payload);
+  const db = () => t.app.larder.database.db;
+  const revisionNow = async () => (await api('GET', '/api/inventory')).body.revision as number;
+
+  /** The change-log rows after `since`, oldest first. */
+  const changesAfter = (since: number) =>
+    db()
+      .selectFrom('change_log')
+      .select(['revision', 'entity', 'entity_id'])
+      .where('inventory_id', '=', anna.inventoryId!)
+      .where('revision', '>', since)
+      .orderBy('revision')
+      .execute();
+
+  beforeAll(async () => {
+    await seedBasics(t.app, anna);
+    expect((await api('PUT', '/api/inventory/categories/2', { name: 'Drinks' })).status).toBe(201);
+    for (let i = 0; i < 6; i++) {
+      const res = await api('PUT', `/api/inventory/items/item-${i}`, itemBody({ lastUpdated: 5 }));
+      expect(res.status).toBe(201);
+    }
+  });
+
+  it('PATCHes of different fields of one item sent at once all land', async () => {
+    const before = await revisionNow();
+    const patches = [
+      { name: 'Oats' },
+      { quantity: 7 },
+      { unit: 'g' },
+      { unitPrice: 2.5 },
+      { kcalPerKg: 3800 },
+      { expiryDate: '2031-02-01' },
+      { notes: 'top shelf' },
+    ];
+    const replies = await Promise.all(
+      patches.map((patch) => api('PATCH', '/api/inventory/items/item-0', patch)),
+    );
+    expect(replies.map((r) => r.status)).toEqual(patches.map(() => 200));
+    const revisions = replies.map((r) => r.body.revision as number).sort((a, b) => a - b);
+    expect(revisions).toEqual(patches.map((_, i) => before + 1 + i));
+
+    const item = (await api('GET', '/api/inventory/items/item-0')).body;
+    expect(item).toMatchObject({ ...Object.assign({}, ...patches), revision: before + 7 });
+    const log = await changesAfter(before);
+    expect(log.map((row) => [Number(row.revision), row.entity, row.entity_id])).toEqual(
+      patches.map((_, i) => [before + 1 + i, 'item', 'item-0']),
+    );
+  });
+
+  it('keeps the change log and revision gapless under concurrent writers', async () => {
+    const before = await revisionNow();
+    const writes = [
+      // one statement each on PostgreSQL
+      ...Array.from({ length: 24 }, (_, n) =>
+        api('PATCH', `/api/inventory/items/item-${1 + (n % 4)}`, { quantity: 100 + n }),
+      ),
+      // the locking transaction: a new category to check, a replace, a delete, a category
+      api('PATCH', '/api/inventory/items/item-1', { categoryId: 2 }),
+      api('PUT', '/api/inventory/items/item-2', itemBody({ name: 'Tea', lastUpdated: undefined })),
+      api('DELETE', '/api/inventory/items/item-5'),
+      api('PUT', '/api/inventory/categories/3', { name: 'Frozen' }),
+    ];
+    const replies = await Promise.all(writes);
+    expect(replies.map((r) => r.status)).toEqual([...Array(25).fill(200), 200, 204, 201]);
+
+    const after = await revisionNow();
+    expect(after).toBe(before + writes.length);
+    const log = await changesAfter(before);
+    expect(log.map((row) => Number(row.revision))).toEqual(writes.map((_, i) => before + 1 + i));
+    // every item's revision is that of its last change
+    const items = (await api('GET', '/api/inventory')).body.items as {
+      id: string;
+      revision: number;
+    }[];
+    for (const item of items) {
+      const last = log.filter((row) => row.entity_id === item.id).at(-1);
+      if (last) expect(item.revision).toBe(Number(last.revision));
+    }
+    expect(items.find((item) => item.id === 'item-1')).toMatchObject({ categoryId: 2 });
+    expect(items.find((item) => item.id === 'item-2')).toMatchObject({ name: 'Tea' });
+    expect(items.find((item) => item.id === 'item-5')).toBeUndefined();
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'the one-statement write refuses an item changed since it was read',
+    async () => {
+      const inventoryId = anna.inventoryId!;
+      const [read] = await findItemStates(db(), inventoryId, ['item-3']);
+      expect((await api('PATCH', '/api/inventory/items/item-3', { notes: 'first' })).status).toBe(
+        200,
+      );
+      const before = await revisionNow();
+      expect(await casUpdateItem(db(), read!, { ...read!, notes: 'second' }, 123)).toBeNull();
+      expect(await revisionNow()).toBe(before);
+      expect(await changesAfter(before)).toEqual([]);
+      expect((await api('GET', '/api/inventory/items/item-3')).body.notes).toBe('first');
+
+      // as read again, it writes: the item, the bumped revision and one change-log row
+      const [fresh] = await findItemStates(db(), inventoryId, ['item-3']);
+      expect(await casUpdateItem(db(), fresh!, { ...fresh!, notes: 'second' }, 123)).toBe(
+        before + 1,
+      );
+      expect((await api('GET', '/api/inventory/items/item-3')).body).toMatchObject({
+        notes: 'second',
+        revision: before + 1,
+      });
+      expect(
+        (await changesAfter(before)).map((r) => [Number(r.revision), r.entity, r.entity_id]),
+      ).toEqual([[before + 1, 'item', 'item-3']]);
+    },
+  );
+});
