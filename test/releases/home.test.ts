@@ -5,16 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { createReleasesService } from '../../src/releases/releases.service.js';
-import { createVersionStore } from '../../src/releases/version.store.js';
 import { createWebAssets } from '../../src/releases/web-assets.js';
 
 // The pages as served with a web build are in home.slow.test.ts: it builds web/dist when needed.
 describe('without a web build', () => {
   it('the home page still has name, version and link, and no script; /admin/ is unavailable', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-noweb-'));
+    const version = { versionCode: 3, versionName: '0.3' };
     try {
       const releases = createReleasesService({
-        store: createVersionStore({ dataDir, fallback: { versionCode: 3, versionName: '0.3' } }),
+        store: { read: async () => version, write: async () => version },
         web: createWebAssets(path.join(dataDir, 'no-dist')),
         dataDir,
         appName: 'Larder',
