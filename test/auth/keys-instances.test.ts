@@ -1,20 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeOnPostgres, loginAsAdmin } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/ws.js';
-import { headerOf, meStatus } from './keys-tokens.js';
+import { headerOf, meStatus, useOtherHost } from './keys-tokens.js';
 
 // Two hosts: one PostgreSQL schema, a data dir each. The keys are in the database alone.
 describeOnPostgres('signing keys across two instances with separate data dirs', () => {
   const a = useTestApp('postgres');
-  const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-test-b-'));
-  const b = useTestApp('postgres', {
-    env: () => ({ ...a.env, LARDER_DATA_DIR: ownDir, LARDER_BACKUP_DIR: `${ownDir}/backups` }),
-  });
-  afterAll(() => fs.rmSync(ownDir, { recursive: true, force: true }));
+  const b = useOtherHost(a);
 
   it('a token from one works on the other, and neither data dir holds a secret', async () => {
     expect(await meStatus(b.app, a.admin.token)).toBe(200);

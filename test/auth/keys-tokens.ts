@@ -1,6 +1,27 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
 import { bearer } from '../helpers/app.js';
+import { useTestApp, type TestAppFixture } from '../helpers/fixtures.js';
+
+/**
+ * A second instance on `first`'s PostgreSQL schema with a data dir of its own, as on another
+ * host (the data dir is removed after the suite).
+ */
+export function useOtherHost(first: TestAppFixture): TestAppFixture {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-test-b-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return useTestApp('postgres', {
+    env: () => ({
+      ...first.env,
+      LARDER_DATA_DIR: dataDir,
+      LARDER_BACKUP_DIR: `${dataDir}/backups`,
+    }),
+  });
+}
 
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const part = (token: string, i: number) =>

@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  destroyTestEnvironment,
-  login,
-  loginAsAdmin,
-  testEnvironment,
-} from '../helpers/app.js';
+import { DIALECTS, destroyTestEnvironment, loginAsAdmin, testEnvironment } from '../helpers/app.js';
 import { inTestApp } from '../helpers/fixtures.js';
 import { headerOf, keyRows, meStatus, resign } from './keys-tokens.js';
 
@@ -131,7 +125,7 @@ describe.each(DIALECTS)('JWT signing keys (%s)', (dialect) => {
       async (env) => {
         let token = '';
         await inTestApp(dialect, { env }, async (t) => {
-          token = (await login(t.app, 'admin', env.LARDER_ADMIN_PASSWORD!)).token;
+          token = (await loginAsAdmin(t.app)).token;
         });
         // a jwt-secret appearing later changes nothing: the database holds the keys
         fs.writeFileSync(path.join(env.LARDER_DATA_DIR!, 'jwt-secret'), OLD_SECRET);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DIALECTS,
   describeOnPostgres,
@@ -10,6 +9,7 @@ import {
 } from '../helpers/app.js';
 import { inTestApp, useTestApp } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/ws.js';
+import { useOtherHost } from '../auth/keys-tokens.js';
 import { publishVersion } from './helpers.js';
 
 const fileIn = (dataDir: string) => path.join(dataDir, 'version.json');
@@ -53,11 +53,7 @@ describe.each(DIALECTS)('the published version in the database (%s)', (dialect) 
 // Two hosts: one PostgreSQL schema, a data dir each.
 describeOnPostgres('the published version across two instances with separate data dirs', () => {
   const a = useTestApp('postgres');
-  const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-test-b-'));
-  const b = useTestApp('postgres', {
-    env: () => ({ ...a.env, LARDER_DATA_DIR: ownDir, LARDER_BACKUP_DIR: `${ownDir}/backups` }),
-  });
-  afterAll(() => fs.rmSync(ownDir, { recursive: true, force: true }));
+  const b = useOtherHost(a);
   const versionOn = async (t: typeof a) =>
     (await t.app.inject({ method: 'GET', url: '/api/version' })).json() as {
       versionCode: number;
@@ -68,8 +64,8 @@ describeOnPostgres('the published version across two instances with separate dat
     const res = await publishVersion(a.app, { versionCode: 12, versionName: '1.2' });
     expect(res.statusCode).toBe(200);
     await waitFor(async () => (await versionOn(b)).versionCode === 12);
-    await waitFor(() => fs.existsSync(fileIn(ownDir)));
-    expect(readFile(ownDir)).toEqual({ versionCode: 12, versionName: '1.2' });
+    await waitFor(() => fs.existsSync(fileIn(b.config.dataDir)));
+    expect(readFile(b.config.dataDir)).toEqual({ versionCode: 12, versionName: '1.2' });
     expect(readFile(a.config.dataDir)).toEqual({ versionCode: 12, versionName: '1.2' });
   });
 });
