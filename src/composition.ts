@@ -200,7 +200,7 @@ export function createServices(deps: {
     dataDir: config.dataDir,
     clock,
     fallback: { versionCode: config.versionCode, versionName: config.versionName },
-    onInvalidFile: (why) => log.warn({ why }, 'version.json not imported'),
+    log,
   });
   const releases = createReleasesService({
     store: versionStore,

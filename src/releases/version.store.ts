@@ -80,31 +80,45 @@ export function createVersionStore(deps: {
   dataDir: string;
   clock: () => number;
   fallback: VersionRecord;
-  onInvalidFile?: (why: string) => void;
+  log: { warn(obj: object, msg: string): void };
 }) {
   const { db, dataDir } = deps;
   let cached: { version: VersionRecord | null; at: number } | null = null;
   let refreshing: Promise<VersionRecord | null> | null = null;
   let written: string | null = null;
+  // publications and reloads run one after another, so version.json ends with the latest value
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task);
+    queue = run.catch(() => {});
+    return run;
+  };
 
-  /** Writes version.json when the value differs from what this instance last wrote. */
+  /**
+   * Writes version.json when the value differs from what this instance last wrote. The database
+   * holds the version either way: a file that cannot be written is logged, never thrown.
+   */
   async function mirror(version: VersionRecord | null): Promise<void> {
     if (version === null) return;
     const text = render(version);
     if (text === written) return;
-    await writeVersionFile(dataDir, text);
-    written = text;
+    try {
+      await writeVersionFile(dataDir, text);
+      written = text;
+    } catch (err) {
+      deps.log.warn({ err }, 'writing version.json failed');
+    }
   }
 
   function refresh(): Promise<VersionRecord | null> {
-    refreshing ??= (async () => {
+    refreshing ??= serially(async () => {
       const stored = await findPublishedVersion(db);
       const parsed = stored === undefined ? null : parseVersion(stored);
       const version = typeof parsed === 'string' ? null : parsed;
       cached = { version, at: performance.now() };
       await mirror(version);
       return version;
-    })().finally(() => (refreshing = null));
+    }).finally(() => (refreshing = null));
     return refreshing;
   }
 
@@ -114,12 +128,14 @@ export function createVersionStore(deps: {
     try {
       text = await fs.readFile(path.join(dataDir, VERSION_FILE), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') deps.onInvalidFile?.(String(err));
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        deps.log.warn({ err }, 'version.json not imported');
+      }
       return null;
     }
     const parsed = parseVersion(text);
     if (typeof parsed !== 'string') return parsed;
-    deps.onInvalidFile?.(parsed);
+    deps.log.warn({ why: parsed }, 'version.json not imported');
     return null;
   }
 
@@ -132,9 +148,11 @@ export function createVersionStore(deps: {
 
     async write(version: VersionRecord): Promise<VersionRecord> {
       const record = { versionCode: version.versionCode, versionName: version.versionName };
-      await savePublishedVersion(db, JSON.stringify(record), deps.clock());
-      cached = { version: record, at: performance.now() };
-      await mirror(record);
+      await serially(async () => {
+        await savePublishedVersion(db, JSON.stringify(record), deps.clock());
+        cached = { version: record, at: performance.now() };
+        await mirror(record);
+      });
       await deps.bus.publishAfterCommit({ type: 'sharedStateChanged', what: 'version' });
       return record;
     },
