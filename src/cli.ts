@@ -15,6 +15,8 @@ Commands:
                               on a terminal); ends every session of that user
   unlock <username>           clear the user's failed sign-in counters (every address), so
                               they can sign in again at once
+  rotate-jwt-key              add a new token signing key, used from now on; prints its kid
+                              and when the older keys stop verifying (their tokens expire)
   migrate                     apply pending database migrations
   help                        show this text (also: --help)
   version                     print Larder's version (also: --version)

@@ -4,7 +4,8 @@ import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle.j
 import { createOidcClient } from './auth/oidc/oidc.client.js';
 import { createOidcService, type OidcService } from './auth/oidc/oidc.service.js';
 import { createPasswordHasher } from './auth/passwords.js';
-import { loadJwtSecret } from './auth/secret.js';
+import { createSigningKeys, type SigningKeys } from './auth/keys.js';
+import { readLegacyJwtSecret } from './auth/secret.js';
 import { createSessionStore } from './auth/session-store.js';
 import { createAccessTokens } from './auth/tokens.js';
 import { createBackupsService, type BackupsService } from './backups/backups.service.js';
@@ -43,6 +44,8 @@ export interface AppContext {
   clock: () => number;
   guards: Guards;
   auth: AuthService;
+  /** the JWT signing keys, shared by every instance through the database */
+  signingKeys: SigningKeys;
   /** sign-in through the household's identity provider; null when LARDER_OIDC_ISSUER is unset */
   oidc: OidcService | null;
   loginThrottle: LoginThrottle;
@@ -72,8 +75,10 @@ export interface AppContext {
  * The service graph, in one place for the server (src/plugins/services.ts) and the command line
  * (src/cli/): every feature's service, built from the database and the bus and from each other (a
  * feature reaches another only through its service). Nothing here starts a timer or queries the
- * database: periodic work is in src/jobs.ts, the seed admin in the services plugin. `close` ends
- * what the graph holds (bus subscriptions, worker threads), not the database or the bus.
+ * database: periodic work is in src/jobs.ts, the seed admin in the services plugin. `start` loads
+ * what the graph caches from the database (the server awaits it before serving; a command calls
+ * what it needs). `close` ends what the graph holds (bus subscriptions, worker threads), not the
+ * database or the bus.
  */
 export function createServices(deps: {
   config: Config;
@@ -81,15 +86,20 @@ export function createServices(deps: {
   bus: EventBus;
   log: FastifyBaseLogger;
   clock: () => number;
-}): { services: AppContext; close(): Promise<void> } {
+}): { services: AppContext; start(): Promise<void>; close(): Promise<void> } {
   const { config, database, bus, log, clock } = deps;
   const db = database.db;
 
   const hasher = createPasswordHasher(config.bcryptCost);
-  const tokens = createAccessTokens(
-    loadJwtSecret(config.jwtSecret, config.dataDir),
-    config.accessTokenTtlSeconds,
-  );
+  const signingKeys = createSigningKeys({
+    db,
+    bus,
+    clock,
+    log,
+    ttlSeconds: config.accessTokenTtlSeconds,
+    legacySecret: () => readLegacyJwtSecret(config.jwtSecret, config.dataDir),
+  });
+  const tokens = createAccessTokens(signingKeys, config.accessTokenTtlSeconds);
   const loginThrottle = createLoginThrottle({
     db,
     limit: config.loginRateLimit,
@@ -189,13 +199,16 @@ export function createServices(deps: {
     digest: expiry.digestOf,
   });
 
+  const versionStore = createVersionStore({
+    db,
+    bus,
+    dataDir: config.dataDir,
+    clock,
+    fallback: { versionCode: config.versionCode, versionName: config.versionName },
+    log,
+  });
   const releases = createReleasesService({
-    store: createVersionStore({
-      dataDir: config.dataDir,
-      fallback: { versionCode: config.versionCode, versionName: config.versionName },
-      onInvalidFile: (why) =>
-        log.warn({ why }, 'version.json ignored; using the configured version'),
-    }),
+    store: versionStore,
     web: createWebAssets(),
     storage: files.storage,
     dataDir: config.dataDir,
@@ -210,6 +223,7 @@ export function createServices(deps: {
     clock,
     guards: createGuards(auth, config.adminToken),
     auth,
+    signingKeys,
     oidc,
     loginThrottle,
     users,
@@ -226,7 +240,16 @@ export function createServices(deps: {
     releases,
     storage: files.storage,
   };
+  const listeners = [
+    signingKeys.connect(),
+    versionStore.connect((err) => log.error({ err }, 'reading the published version failed')),
+  ];
+  /** Loads what the graph caches from the database (signing keys, the published version). */
+  async function start(): Promise<void> {
+    await Promise.all([signingKeys.load(), versionStore.load()]);
+  }
   async function close(): Promise<void> {
+    for (const stop of listeners) stop();
     messagesRealtime.close();
     await push.close();
     sessions.close();
@@ -236,5 +259,5 @@ export function createServices(deps: {
     await hasher.close();
     files.storage.close();
   }
-  return { services, close };
+  return { services, start, close };
 }

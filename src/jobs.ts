@@ -1,3 +1,4 @@
+import { KEY_REFRESH_MS } from './auth/keys.js';
 import type { AppContext } from './plugins/services.js';
 import { HEARTBEAT_MS } from './realtime/hub.js';
 import { removeStaleTempFiles, tempMaxAgeMs } from './temp-files.js';
@@ -31,10 +32,17 @@ const MIN_THROTTLE_SWEEP_MS = 60_000;
 export function larderJobs(larder: AppContext, options: { heartbeatMs?: number } = {}): Job[] {
   const { config, auth, inventory, resources, backups, hub, loginThrottle, expiry, webhooks } =
     larder;
-  const { push } = larder;
+  const { push, signingKeys } = larder;
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const jobs: Job[] = [
-    { name: 'refresh-token-pruning', everyMs: HOUR_MS, run: () => auth.pruneExpired() },
+    // with the refresh tokens, the signing keys whose access tokens have all expired
+    {
+      name: 'refresh-token-pruning',
+      everyMs: HOUR_MS,
+      run: () => Promise.all([auth.pruneExpired(), signingKeys.pruneRetired()]),
+    },
+    // keys rotated elsewhere are heard of over the bus; this catches an event that was lost
+    { name: 'signing-key-refresh', everyMs: KEY_REFRESH_MS, run: () => signingKeys.reload() },
     { name: 'oidc-request-pruning', everyMs: HOUR_MS, run: () => larder.oidc?.pruneExpired() },
     { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
     // also at start: files left by a previous run, even after a long downtime

@@ -186,7 +186,7 @@ export function createAuthService(deps: {
     /** Verifies an access token, that its user has the same token version and its session lives. */
     async authenticate(accessToken: string): Promise<SignedInUser> {
       const now = clock();
-      const claims = tokens.verify(accessToken, now);
+      const claims = await tokens.verifyFresh(accessToken, now);
       if (!claims) throw unauthorized('Access token is invalid or has expired');
       const user = await sessions.user(claims.userId, () => users.findById(claims.userId));
       if (!user || user.tokenVersion !== claims.tokenVersion) throw ended();

@@ -1,30 +1,25 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The file where versions before signing keys lived in the database kept their secret. */
+export const LEGACY_SECRET_FILE = 'jwt-secret';
+
 /**
- * The JWT signing secret: LARDER_JWT_SECRET when set, else a random one generated once and kept
- * in <dataDir>/jwt-secret (mode 0600), so tokens survive a restart and instances sharing the
- * data dir agree.
+ * The secret tokens were signed with before the keys moved into the database: LARDER_JWT_SECRET
+ * when set, else `<dataDir>/jwt-secret` when an older version created it, else null (a new
+ * installation). Read only while the database holds no key (src/auth/keys.ts); nothing is
+ * written.
  */
-export function loadJwtSecret(configured: string | null, dataDir: string): Uint8Array {
-  if (configured !== null) return new TextEncoder().encode(configured);
-  const file = path.join(dataDir, 'jwt-secret');
-  fs.mkdirSync(dataDir, { recursive: true });
-  if (!fs.existsSync(file)) {
-    // written whole under a temporary name, then linked into place: an instance starting at the
-    // same moment either wins the link or reads the other's complete secret, never half a file
-    const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    fs.writeFileSync(temp, crypto.randomBytes(48).toString('base64url'), { mode: 0o600 });
-    try {
-      fs.linkSync(temp, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      fs.rmSync(temp, { force: true });
-    }
+export function readLegacyJwtSecret(configured: string | null, dataDir: string): string | null {
+  if (configured !== null) return configured;
+  const file = path.join(dataDir, LEGACY_SECRET_FILE);
+  let secret: string;
+  try {
+    secret = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
-  const secret = fs.readFileSync(file, 'utf8').trim();
   if (secret.length < 32) throw new Error(`${file} holds a secret shorter than 32 characters`);
-  return new TextEncoder().encode(secret);
+  return secret;
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { SigningKeys } from './keys.js';
 
 export interface AccessClaims {
   userId: string;
@@ -14,7 +15,6 @@ export interface VerifiedClaims extends AccessClaims {
   expiresAt: number;
 }
 
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 function parseJson(part: string): Record<string, unknown> | null {
@@ -28,18 +28,74 @@ function parseJson(part: string): Record<string, unknown> | null {
   }
 }
 
+const mac = (key: Buffer, input: string) => crypto.createHmac('sha256', key).update(input).digest();
+
+/** What verifying a token found: its claims, or why not (an unknown kid may be worth a reload). */
+type Checked = { claims: VerifiedClaims } | { unknownKid: string } | null;
+
 /**
- * Access tokens: JWT HS256 with claims sub, name, adm, ver, sid, iat, exp. Signed and verified
- * synchronously with node:crypto's HMAC (a few microseconds): WebCrypto (jose) ran every verify on
- * the libuv pool, where it queued behind bcrypt during a burst of sign-ins (docs/decisions.md).
+ * Access tokens: JWT HS256 with the signing key's `kid` in the header and claims sub, name, adm,
+ * ver, sid, iat, exp. Signed and verified synchronously with node:crypto's HMAC (a few
+ * microseconds): WebCrypto (jose) ran every verify on the libuv pool, where it queued behind
+ * bcrypt during a burst of sign-ins (docs/decisions.md). The keys come from src/auth/keys.ts,
+ * which keeps them in memory.
  */
-export function createAccessTokens(secret: Uint8Array, ttlSeconds: number) {
-  const key = Buffer.from(secret);
-  const mac = (input: string) => crypto.createHmac('sha256', key).update(input).digest();
+export function createAccessTokens(keys: SigningKeys, ttlSeconds: number) {
+  function check(token: string, nowMs: number): Checked {
+    if (token.length > 4096) return null;
+    const parts = token.split('.');
+    if (parts.length !== 3 || !parts.every((p) => BASE64URL.test(p))) return null;
+    const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+    const header = parseJson(headerPart);
+    if (!header || header.alg !== 'HS256' || 'crit' in header) return null;
+    if (header.kid !== undefined && typeof header.kid !== 'string') return null;
+    const kid = header.kid ?? null;
+    const key = keys.verifying(kid, nowMs);
+    if (!key) return kid !== null && !keys.known(kid) ? { unknownKid: kid } : null;
+    const signature = Buffer.from(signaturePart, 'base64url');
+    const expected = mac(key.key, `${headerPart}.${payloadPart}`);
+    if (signature.length !== expected.length || !crypto.timingSafeEqual(signature, expected)) {
+      return null;
+    }
+    const p = parseJson(payloadPart);
+    if (
+      !p ||
+      typeof p.sub !== 'string' ||
+      typeof p.name !== 'string' ||
+      typeof p.adm !== 'boolean' ||
+      typeof p.ver !== 'number' ||
+      typeof p.sid !== 'string' ||
+      typeof p.exp !== 'number' ||
+      !Number.isFinite(p.exp)
+    ) {
+      return null;
+    }
+    const now = Math.floor(nowMs / 1000);
+    if (p.exp <= now) return null;
+    if (typeof p.nbf === 'number' && p.nbf > now) return null;
+    const claims = {
+      userId: p.sub,
+      username: p.name,
+      isAdmin: p.adm,
+      tokenVersion: p.ver,
+      sessionId: p.sid,
+      expiresAt: p.exp * 1000,
+    };
+    return { claims };
+  }
+
+  const verify = (token: string, nowMs: number): VerifiedClaims | null => {
+    const checked = check(token, nowMs);
+    return checked && 'claims' in checked ? checked.claims : null;
+  };
 
   return {
     ttlSeconds,
     sign(claims: AccessClaims, nowMs: number): string {
+      const { kid, key } = keys.signing();
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid })).toString(
+        'base64url',
+      );
       const iat = Math.floor(nowMs / 1000);
       const payload = Buffer.from(
         JSON.stringify({
@@ -52,46 +108,24 @@ export function createAccessTokens(secret: Uint8Array, ttlSeconds: number) {
           exp: iat + ttlSeconds,
         }),
       ).toString('base64url');
-      const input = `${HEADER}.${payload}`;
-      return `${input}.${mac(input).toString('base64url')}`;
+      const input = `${header}.${payload}`;
+      return `${input}.${mac(key, input).toString('base64url')}`;
     },
-    /** Returns null for anything that is not a valid, unexpired HS256 token signed by us. */
-    verify(token: string, nowMs: number): VerifiedClaims | null {
-      if (token.length > 4096) return null;
-      const parts = token.split('.');
-      if (parts.length !== 3 || !parts.every((p) => BASE64URL.test(p))) return null;
-      const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-      const signature = Buffer.from(signaturePart, 'base64url');
-      const expected = mac(`${headerPart}.${payloadPart}`);
-      if (signature.length !== expected.length || !crypto.timingSafeEqual(signature, expected)) {
-        return null;
+    /**
+     * Null for anything that is not a valid, unexpired HS256 token signed by one of our live keys
+     * (picked by its kid; a token without a kid only by the legacy key).
+     */
+    verify,
+    /**
+     * As verify, but a kid this instance does not know reloads the keys first (rate-limited), so
+     * a key another instance rotated to a moment ago works here at once.
+     */
+    async verifyFresh(token: string, nowMs: number): Promise<VerifiedClaims | null> {
+      const checked = check(token, nowMs);
+      if (checked && 'unknownKid' in checked && (await keys.reloadForUnknownKid())) {
+        return verify(token, nowMs);
       }
-      const header = parseJson(headerPart);
-      if (!header || header.alg !== 'HS256' || 'crit' in header) return null;
-      const p = parseJson(payloadPart);
-      if (
-        !p ||
-        typeof p.sub !== 'string' ||
-        typeof p.name !== 'string' ||
-        typeof p.adm !== 'boolean' ||
-        typeof p.ver !== 'number' ||
-        typeof p.sid !== 'string' ||
-        typeof p.exp !== 'number' ||
-        !Number.isFinite(p.exp)
-      ) {
-        return null;
-      }
-      const now = Math.floor(nowMs / 1000);
-      if (p.exp <= now) return null;
-      if (typeof p.nbf === 'number' && p.nbf > now) return null;
-      return {
-        userId: p.sub,
-        username: p.name,
-        isAdmin: p.adm,
-        tokenVersion: p.ver,
-        sessionId: p.sid,
-        expiresAt: p.exp * 1000,
-      };
+      return checked && 'claims' in checked ? checked.claims : null;
     },
   };
 }

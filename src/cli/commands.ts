@@ -85,6 +85,23 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  /**
+   * The keys live in the database: running servers hear of the new one at once (PostgreSQL
+   * NOTIFY; on SQLite within a minute, and at once for a token that carries its kid).
+   */
+  'rotate-jwt-key': {
+    args: 0,
+    async run(_args, _flags, config) {
+      await requireSqliteFile(config);
+      await withServices(config, { migrate: true }, async ({ signingKeys }) => {
+        const { kid, oldKeysVerifyUntil } = await signingKeys.rotate();
+        const until = new Date(oldKeysVerifyUntil).toISOString();
+        say(`new signing key ${kid}; tokens signed by the older keys verify until ${until}`);
+        process.stdout.write(`${kid}\n${until}\n`);
+      });
+    },
+  },
+
   /** The throttle's counters live in the database, shared by every server. */
   unlock: {
     args: 1,

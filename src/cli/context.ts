@@ -58,8 +58,8 @@ export async function migrate(database: Database): Promise<string[]> {
  * The server's service graph (src/composition.ts) over the configured database (first migrated
  * when `options.migrate`), for one command.
  * The running servers hear what it publishes (PostgreSQL NOTIFY), but it subscribes to nothing:
- * pushes and socket frames stay the servers' work. It starts no analysis worker and neither reads
- * nor creates the token secret file: no command analyzes a file or signs a token.
+ * pushes and socket frames stay the servers' work. It starts no analysis worker (no command
+ * analyzes a file) and loads no signing key unless the command asks for them.
  */
 export async function withServices<T>(
   config: Config,
@@ -83,7 +83,7 @@ export async function withServices<T>(
         : bus.createLocalEventBus(log);
     try {
       const { services, close } = createServices({
-        config: { ...config, analyzeWorkers: 0, jwtSecret: 'the command line signs no token' },
+        config: { ...config, analyzeWorkers: 0 },
         database,
         bus: { ...connected, subscribe: () => () => {} },
         log,

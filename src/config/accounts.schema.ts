@@ -27,9 +27,9 @@ export const accountVariables = {
   ),
   LARDER_JWT_SECRET: Type.Optional(
     secret({
-      unset: 'generated in `<data>/jwt-secret`',
+      unset: 'keys generated in the database',
       description:
-        'HS256 signing secret, at least 32 bytes; set it (or share the data dir) when running several instances',
+        'HS256 secret, at least 32 bytes, read once: when the database holds no signing key yet it becomes the first (docs/operations.md, "Token signing keys")',
       check: (value) => Buffer.byteLength(value) >= 32,
       error: 'must be at least 32 bytes long',
     }),

@@ -14,7 +14,7 @@ export const serverVariables = {
   LARDER_DATA_DIR: text({
     default: './data',
     description:
-      'data directory: SQLite database, resources, staging, `static/`, `version.json`, `jwt-secret`',
+      "data directory: SQLite database, resources, staging, `static/`, `version.json` (a copy of the database's)",
   }),
   LARDER_DATABASE_URL: Type.Optional(
     text({

@@ -9,6 +9,7 @@ import * as expiry from './migrations/20261125_0500_expiry.js';
 import * as offlineOps from './migrations/20261126_0600_offline_ops.js';
 import * as oidc from './migrations/20261126_0800_oidc.js';
 import * as push from './migrations/20261126_0900_push.js';
+import * as sharedState from './migrations/20261128_1000_shared_state.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261126_0600_offline_ops': offlineOps,
   '20261126_0800_oidc': oidc,
   '20261126_0900_push': push,
+  '20261128_1000_shared_state': sharedState,
 };
 
 /**

@@ -39,6 +39,7 @@ import type {
   ResourcesTable,
   StagedFilesTable,
 } from './types/resources.js';
+import type { JwtKeysTable, ServerSettingsTable } from './types/server.js';
 
 export type * from './types/accounts.js';
 export type * from './types/expiry.js';
@@ -46,6 +47,7 @@ export type * from './types/inventory.js';
 export type * from './types/messages.js';
 export type * from './types/push.js';
 export type * from './types/resources.js';
+export type * from './types/server.js';
 
 export interface DB {
   inventories: InventoriesTable;
@@ -75,4 +77,6 @@ export interface DB {
   push_vapid_keys: PushVapidKeysTable;
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
+  jwt_keys: JwtKeysTable;
+  server_settings: ServerSettingsTable;
 }

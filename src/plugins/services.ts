@@ -22,7 +22,7 @@ async function services(
   options: { config: Config; clock: () => number },
 ): Promise<void> {
   const { config, clock } = options;
-  const { services, close } = createServices({
+  const { services, start, close } = createServices({
     config,
     database: app.database,
     bus: app.bus,
@@ -37,6 +37,7 @@ async function services(
   const { users, push } = services;
   logSeedAdmin(app.log, await users.ensureSeedAdmin(config.adminUsername, config.adminPassword));
   await push.vapid(); // the key pair exists before the first request asks for it
+  await start(); // so do the signing keys and the published version
 }
 
 export default fp(services, { name: 'services', dependencies: ['database'] });

@@ -27,7 +27,9 @@ export type BusEvent =
   /** a user's first socket opened / last socket closed on an instance */
   | { type: 'presence'; instanceId: string; userId: string; online: boolean }
   /** every heartbeat: the users with sockets on an instance (part 0 replaces, later parts add) */
-  | { type: 'presenceSnapshot'; instanceId: string; userIds: string[]; part: number };
+  | { type: 'presenceSnapshot'; instanceId: string; userIds: string[]; part: number }
+  /** what instances share through the database changed: each reloads it (src/auth/keys.ts, the version store) */
+  | { type: 'sharedStateChanged'; what: 'signingKeys' | 'version' };
 
 export type BusHandler = (event: BusEvent) => void;
 

@@ -88,6 +88,8 @@ export function createSocketHub(deps: {
       case 'messageDelivered':
       case 'expiryDigest':
         return; // the messages and expiry features subscribe to these themselves
+      case 'sharedStateChanged':
+        return; // the signing keys and the version store subscribe to it themselves
     }
   }
   const unsubscribe = bus.subscribe((event) => {

@@ -185,23 +185,4 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   });
 });
 
-describe('the generated JWT secret', () => {
-  it('is created once with mode 0600 and shared by instances on the same data dir', async () => {
-    const { loadJwtSecret } = await import('../../src/auth/secret.js');
-    const fs = await import('node:fs');
-    const os = await import('node:os');
-    const path = await import('node:path');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-secret-'));
-    try {
-      const secrets = Array.from({ length: 5 }, () =>
-        Buffer.from(loadJwtSecret(null, dir)).toString(),
-      );
-      expect(new Set(secrets).size).toBe(1);
-      expect(secrets[0]!.length).toBeGreaterThanOrEqual(32);
-      expect(fs.statSync(path.join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
-      expect(fs.readdirSync(dir)).toEqual(['jwt-secret']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+// The signing keys (generated in the database, shared by instances): test/auth/keys*.test.ts.

@@ -34,6 +34,7 @@ describe.concurrent('larder command line: usage', () => {
       'restore <file> [--force]',
       'reset-password <username>',
       'unlock <username>',
+      'rotate-jwt-key',
       'migrate',
       'version',
     ]) {

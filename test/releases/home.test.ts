@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { createReleasesService } from '../../src/releases/releases.service.js';
-import { createVersionStore } from '../../src/releases/version.store.js';
 import { createWebAssets } from '../../src/releases/web-assets.js';
 import { createFolderStorage } from '../../src/storage/folder.storage.js';
 
@@ -13,9 +12,10 @@ import { createFolderStorage } from '../../src/storage/folder.storage.js';
 describe('without a web build', () => {
   it('the home page still has name, version and link, and no script; /admin/ is unavailable', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-noweb-'));
+    const version = { versionCode: 3, versionName: '0.3' };
     try {
       const releases = createReleasesService({
-        store: createVersionStore({ dataDir, fallback: { versionCode: 3, versionName: '0.3' } }),
+        store: { read: async () => version, write: async () => version },
         web: createWebAssets(path.join(dataDir, 'no-dist')),
         storage: createFolderStorage({ static: path.join(dataDir, 'static') }),
         dataDir,

@@ -21,7 +21,7 @@ describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
       walk(t.config.dataDir);
       expect(wide).toEqual([]);
       const names = fs.readdirSync(t.config.dataDir);
-      expect(names).toContain('jwt-secret');
+      expect(names).not.toContain('jwt-secret'); // the signing keys are in the database
       expect(names).toContain('resources');
       if (dialect === 'sqlite')
         expect(names).toEqual(expect.arrayContaining(['larder.db', 'larder.db-wal']));
