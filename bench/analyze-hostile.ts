@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as hostile from '../test/resources/hostile-files.js';
+import * as hostile from '#test/resources/hostile-files.js';
 import { buildServer, FIXTURES, probeHealth, startServer } from './server.js';
 
 const PROBE_MS = 50;

@@ -133,7 +133,7 @@ async function main() {
     const inner = path.join(dir, 'inner', 'handbook.pdf');
     fs.mkdirSync(path.dirname(inner));
     makePdf(inner, 25 * MB - 64 * 1024);
-    const { zipOf } = await import('../test/resources/zip-writer.js');
+    const { zipOf } = await import('#test/resources/zip-writer.js');
     const zip = path.join(dir, 'handbook.zip');
     fs.writeFileSync(zip, zipOf({ 'handbook.pdf': fs.readFileSync(inner) }));
     const sevenZip = path.join(dir, 'handbook.7z');

@@ -8,7 +8,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import { registerSecurityHeaders } from '../src/http/security-headers.js';
+import { registerSecurityHeaders } from '#src/http/security-headers.js';
 
 const ROUNDS = 5;
 const REQUESTS = 5_000;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import * as prettier from 'prettier';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { buildApp } from '#src/app.js';
+import { loadConfig } from '#src/config.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Annotations } from '../src/config/config.kinds.js';
-import { ConfigSchema } from '../src/config/config.schema.js';
+import type { Annotations } from '#src/config/config.kinds.js';
+import { ConfigSchema } from '#src/config/config.schema.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configTableIn, README_FILE, renderConfigTable } from '../scripts/config-docs.js';
-import type { Annotations } from '../src/config/config.kinds.js';
-import { ConfigSchema } from '../src/config/config.schema.js';
+import { configTableIn, README_FILE, renderConfigTable } from '#scripts/config-docs.js';
+import type { Annotations } from '#src/config/config.kinds.js';
+import { ConfigSchema } from '#src/config/config.schema.js';
 
 describe("the README's configuration table", () => {
   it('is the one the schema renders (run `npm run docs:config` after changing src/config/)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDuration } from '../src/config.js';
+import { loadConfig, parseDuration } from '#src/config.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {

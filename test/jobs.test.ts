@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createJobRunner, type Job } from '../src/jobs.js';
+import { createJobRunner, type Job } from '#src/jobs.js';
 
 const EVERY_MS = 10;
 

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allFailures, report } from '../bench/soak/report.js';
-import { buildServer, runSoak } from '../bench/soak/run.js';
+import { allFailures, report } from '#bench/soak/report.js';
+import { buildServer, runSoak } from '#bench/soak/run.js';
 import { DIALECTS } from './helpers/app.js';
 
 const root = path.resolve(import.meta.dirname, '..');

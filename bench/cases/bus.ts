@@ -4,11 +4,11 @@ import {
   MAX_PAYLOAD_BYTES,
   type BusEvent,
   type EventBus,
-} from '../../src/realtime/bus.js';
-import { createNatsEventBus } from '../../src/realtime/bus.nats.js';
-import type { Options } from '../lib/options.js';
-import { ms, num, percentile, ratio, type Row } from '../lib/report.js';
-import { DEFAULT_PG_URL } from '../lib/target.js';
+} from '#src/realtime/bus.js';
+import { createNatsEventBus } from '#src/realtime/bus.nats.js';
+import type { Options } from '#bench/lib/options.js';
+import { ms, num, percentile, ratio, type Row } from '#bench/lib/report.js';
+import { DEFAULT_PG_URL } from '#bench/lib/target.js';
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 /** Publishes awaiting their bus at once: a quiet instance, and many requests on a busy one. */

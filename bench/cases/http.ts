@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { WRITER_ITEMS, tokenTable, type Standard } from '../fixtures/standard.js';
-import { startBaseline } from '../lib/baseline.js';
-import { throughput, type Load, type Throughput } from '../lib/cannon.js';
-import { copyDatabase } from '../lib/copy.js';
-import { expect } from '../lib/http.js';
-import type { Options } from '../lib/options.js';
-import { tempDir } from '../lib/processes.js';
-import { num, ratio, type Row } from '../lib/report.js';
-import { itemId } from '../lib/seed.js';
+import { WRITER_ITEMS, tokenTable, type Standard } from '#bench/fixtures/standard.js';
+import { startBaseline } from '#bench/lib/baseline.js';
+import { throughput, type Load, type Throughput } from '#bench/lib/cannon.js';
+import { copyDatabase } from '#bench/lib/copy.js';
+import { expect } from '#bench/lib/http.js';
+import type { Options } from '#bench/lib/options.js';
+import { tempDir } from '#bench/lib/processes.js';
+import { num, ratio, type Row } from '#bench/lib/report.js';
+import { itemId } from '#bench/lib/seed.js';
 
 const kB = (bytes: number) => `${num(bytes / 1000)} kB`;
 const rate = (t: Throughput) =>

@@ -1,12 +1,12 @@
-import { LARGE_BCRYPT_COST, type Large } from '../fixtures/large.js';
-import { LOOP_MONITOR, loopWindow, startBaseline, type Baseline } from '../lib/baseline.js';
-import { copyDatabase } from '../lib/copy.js';
-import { expect } from '../lib/http.js';
-import { login, startLarder, type Running } from '../lib/larder.js';
-import type { Options } from '../lib/options.js';
-import { mainThreadCpuMs, spawnTracked } from '../lib/processes.js';
-import { probe } from '../lib/probe.js';
-import { median, ms, num, ratio, type Row } from '../lib/report.js';
+import { LARGE_BCRYPT_COST, type Large } from '#bench/fixtures/large.js';
+import { LOOP_MONITOR, loopWindow, startBaseline, type Baseline } from '#bench/lib/baseline.js';
+import { copyDatabase } from '#bench/lib/copy.js';
+import { expect } from '#bench/lib/http.js';
+import { login, startLarder, type Running } from '#bench/lib/larder.js';
+import type { Options } from '#bench/lib/options.js';
+import { mainThreadCpuMs, spawnTracked } from '#bench/lib/processes.js';
+import { probe } from '#bench/lib/probe.js';
+import { median, ms, num, ratio, type Row } from '#bench/lib/report.js';
 
 const PROBE_EVERY_MS = 5;
 

@@ -1,11 +1,11 @@
-import { PRODUCTION_BCRYPT_COST, type Standard } from '../fixtures/standard.js';
-import { runBaseline } from '../lib/baseline.js';
-import { throughput } from '../lib/cannon.js';
-import { USER_PASSWORD } from '../lib/larder.js';
-import type { Options } from '../lib/options.js';
-import { sleep } from '../lib/processes.js';
-import { probe } from '../lib/probe.js';
-import { ms, num, percentile, ratio, type Row } from '../lib/report.js';
+import { PRODUCTION_BCRYPT_COST, type Standard } from '#bench/fixtures/standard.js';
+import { runBaseline } from '#bench/lib/baseline.js';
+import { throughput } from '#bench/lib/cannon.js';
+import { USER_PASSWORD } from '#bench/lib/larder.js';
+import type { Options } from '#bench/lib/options.js';
+import { sleep } from '#bench/lib/processes.js';
+import { probe } from '#bench/lib/probe.js';
+import { ms, num, percentile, ratio, type Row } from '#bench/lib/report.js';
 
 const CONNECTIONS = 16;
 const HEALTH_EVERY_MS = 10;

@@ -1,8 +1,8 @@
-import { WRITER_ITEMS, type Standard } from '../fixtures/standard.js';
-import { expect, keepAlive } from '../lib/http.js';
-import type { Options } from '../lib/options.js';
-import { median, ms, num, type Row } from '../lib/report.js';
-import { itemId } from '../lib/seed.js';
+import { WRITER_ITEMS, type Standard } from '#bench/fixtures/standard.js';
+import { expect, keepAlive } from '#bench/lib/http.js';
+import type { Options } from '#bench/lib/options.js';
+import { median, ms, num, type Row } from '#bench/lib/report.js';
+import { itemId } from '#bench/lib/seed.js';
 
 const OPS = 1000;
 const WEEK = 7 * 24 * 3600 * 1000;

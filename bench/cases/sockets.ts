@@ -1,12 +1,12 @@
-import { tokenTable, type TokenTable } from '../fixtures/standard.js';
-import { startSockets } from '../fixtures/sockets.js';
-import { startBaseline } from '../lib/baseline.js';
-import type { Options } from '../lib/options.js';
-import { rssMb, sleep } from '../lib/processes.js';
-import { pushRun, type PushResult } from '../lib/push.js';
-import { ms, num, ratio, type Row } from '../lib/report.js';
-import { closeSockets, openSockets } from '../lib/sockets.js';
-import type { Session } from '../lib/larder.js';
+import { tokenTable, type TokenTable } from '#bench/fixtures/standard.js';
+import { startSockets } from '#bench/fixtures/sockets.js';
+import { startBaseline } from '#bench/lib/baseline.js';
+import type { Options } from '#bench/lib/options.js';
+import { rssMb, sleep } from '#bench/lib/processes.js';
+import { pushRun, type PushResult } from '#bench/lib/push.js';
+import { ms, num, ratio, type Row } from '#bench/lib/report.js';
+import { closeSockets, openSockets } from '#bench/lib/sockets.js';
+import type { Session } from '#bench/lib/larder.js';
 
 /** a pause for the server to settle before memory is read and between push rates */
 const settleMs = (o: Options) => (o.quick ? 500 : 1000);

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LOOP_MONITOR, loopWindow } from '../lib/baseline.js';
-import { expect, keepAlive, pool } from '../lib/http.js';
+import { LOOP_MONITOR, loopWindow } from '#bench/lib/baseline.js';
+import { expect, keepAlive, pool } from '#bench/lib/http.js';
 import {
   ADMIN_PASSWORD,
   createStore,
@@ -11,10 +11,10 @@ import {
   startLarder,
   type Running,
   type Session,
-} from '../lib/larder.js';
-import type { Options } from '../lib/options.js';
-import { mainThreadCpuMs, sleep } from '../lib/processes.js';
-import { ms, num, percentile, ratio, type Row } from '../lib/report.js';
+} from '#bench/lib/larder.js';
+import type { Options } from '#bench/lib/options.js';
+import { mainThreadCpuMs, sleep } from '#bench/lib/processes.js';
+import { ms, num, percentile, ratio, type Row } from '#bench/lib/report.js';
 
 const SEED_BCRYPT_COST = 4;
 const SEED_CONCURRENCY = 16;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import WebSocket from 'ws';
-import { call, type Call, type Reply } from '../lib/http.js';
-import { USER_PASSWORD } from '../lib/larder.js';
-import { sleep } from '../lib/processes.js';
-import { openUntilHello } from '../lib/sockets.js';
+import { call, type Call, type Reply } from '#bench/lib/http.js';
+import { USER_PASSWORD } from '#bench/lib/larder.js';
+import { sleep } from '#bench/lib/processes.js';
+import { openUntilHello } from '#bench/lib/sockets.js';
 import type { MessageRecord, Stats } from './stats.js';
 
 export interface Shared {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { keepAlive, pool } from '../lib/http.js';
+import { keepAlive, pool } from '#bench/lib/http.js';
 import {
   ADMIN_PASSWORD,
   assign,
@@ -10,9 +10,9 @@ import {
   login,
   startLarder,
   type Running,
-} from '../lib/larder.js';
-import { ROOT, rssMb, sleep } from '../lib/processes.js';
-import { dropSchema, type Target } from '../lib/target.js';
+} from '#bench/lib/larder.js';
+import { ROOT, rssMb, sleep } from '#bench/lib/processes.js';
+import { dropSchema, type Target } from '#bench/lib/target.js';
 import { SoakClient, type Shared } from './client.js';
 import { verify } from './verify.js';
 import { Stats, type MessageRecord, type RssSample } from './stats.js';

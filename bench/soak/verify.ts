@@ -1,5 +1,5 @@
-import { pool } from '../lib/http.js';
-import { sleep } from '../lib/processes.js';
+import { pool } from '#bench/lib/http.js';
+import { sleep } from '#bench/lib/processes.js';
 import type { SoakClient, Shared } from './client.js';
 import type { MessageRecord } from './stats.js';
 

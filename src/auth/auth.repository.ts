@@ -1,5 +1,5 @@
-import type { Executor } from '../db/executor.js';
-import type { RefreshTokensTable } from '../db/types.js';
+import type { Executor } from '#src/db/executor.js';
+import type { RefreshTokensTable } from '#src/db/types.js';
 
 export function findRefreshToken(
   db: Executor,

@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Guards } from '../http/auth.js';
-import { callerOf } from '../http/auth.js';
-import { errors, IdParams, refTo } from '../http/schemas.js';
-import { docs, noContent } from '../http/route-docs.js';
-import type { UsersService } from '../users/users.service.js';
+import type { Guards } from '#src/http/auth.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors, IdParams, refTo } from '#src/http/schemas.js';
+import { docs, noContent } from '#src/http/route-docs.js';
+import type { UsersService } from '#src/users/users.service.js';
 import {
   ChangePasswordBody,
   LoginBody,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../http/schemas.js';
+import { Nullable } from '#src/http/schemas.js';
 
 /** What sign-in and refresh answer: the token pair and who it belongs to. */
 export const LoginResponseSchema = Type.Object(

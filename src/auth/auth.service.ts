@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isValidPassword } from '../users/users.rules.js';
-import type { Executor } from '../db/executor.js';
-import type { DB } from '../db/types.js';
-import { AppError, badRequest, notFound, unauthorized } from '../http/errors.js';
-import type { EventBus } from '../realtime/bus.js';
-import type { Account, UsersService } from '../users/users.service.js';
+import { isValidPassword } from '#src/users/users.rules.js';
+import type { Executor } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import { AppError, badRequest, notFound, unauthorized } from '#src/http/errors.js';
+import type { EventBus } from '#src/realtime/bus.js';
+import type { Account, UsersService } from '#src/users/users.service.js';
 import * as repo from './auth.repository.js';
 import type { LoginResponse, SessionDto } from './auth.schemas.js';
 import type { LoginThrottle } from './login-throttle.js';

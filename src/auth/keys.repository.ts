@@ -1,5 +1,5 @@
-import type { Executor } from '../db/executor.js';
-import type { JwtKeysTable } from '../db/types.js';
+import type { Executor } from '#src/db/executor.js';
+import type { JwtKeysTable } from '#src/db/types.js';
 
 /** Every key, the newest generation first. */
 export function listKeys(db: Executor): Promise<JwtKeysTable[]> {

@@ -1,5 +1,5 @@
-import { isPostgres, type Executor } from '../db/executor.js';
-import type { LoginThrottleTable } from '../db/types.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
+import type { LoginThrottleTable } from '#src/db/types.js';
 
 export type ThrottleRow = LoginThrottleTable;
 

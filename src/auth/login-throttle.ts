@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
-import { AppError } from '../http/errors.js';
+import type { DB } from '#src/db/types.js';
+import { AppError } from '#src/http/errors.js';
 import * as repo from './login-throttle.repository.js';
 
 /** The first delay once a username or address has used its free attempts; it doubles from there. */

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import type { DB } from '../db/types.js';
-import type { EventBus } from '../realtime/bus.js';
-import type { Account } from '../users/users.service.js';
+import type { Executor } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import type { EventBus } from '#src/realtime/bus.js';
+import type { Account } from '#src/users/users.service.js';
 import * as repo from './sessions.repository.js';
 
 /** How long a cached user or session is trusted without an event: bounds a lost NOTIFY. */

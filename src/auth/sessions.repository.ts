@@ -1,6 +1,6 @@
-import type { Executor } from '../db/executor.js';
-import { Prepared } from '../db/prepared.js';
-import type { SessionsTable } from '../db/types.js';
+import type { Executor } from '#src/db/executor.js';
+import { Prepared } from '#src/db/prepared.js';
+import type { SessionsTable } from '#src/db/types.js';
 
 export type SessionRow = SessionsTable;
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { StorageExistsError, type Storage } from '../storage/storage.js';
+import { StorageExistsError, type Storage } from '#src/storage/storage.js';
 import type { BackupEntry } from './backups.schemas.js';
 
 /** Any dump an admin may list or download: a plain file name ending in .sql.gz. */

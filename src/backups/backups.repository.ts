@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { Dialect } from '#src/db/database.js';
 
 // The only Kysely code of the backup feature. Backups must see tables that other features add
 // later, so everything here works on table names discovered at run time (Kysely<any>).

@@ -1,12 +1,12 @@
 import { create as contentDisposition } from 'content-disposition';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Guards } from '../http/auth.js';
-import { forbidden } from '../http/errors.js';
-import { errors, refTo } from '../http/schemas.js';
-import { docs, noContent } from '../http/route-docs.js';
-import { FILE_HEADERS } from '../http/security-headers.js';
-import { sendFile } from '../http/send-file.js';
+import type { Guards } from '#src/http/auth.js';
+import { forbidden } from '#src/http/errors.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { docs, noContent } from '#src/http/route-docs.js';
+import { FILE_HEADERS } from '#src/http/security-headers.js';
+import { sendFile } from '#src/http/send-file.js';
 import { BackupEntrySchema, BackupInfoSchema } from './backups.schemas.js';
 import type { BackupsService } from './backups.service.js';
 

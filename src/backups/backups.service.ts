@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Config } from '../config.js';
-import { sqlitePath, type Database } from '../db/database.js';
-import { badRequest, notFound } from '../http/errors.js';
-import type { AppStorage } from '../storage/app-storage.js';
+import type { Config } from '#src/config.js';
+import { sqlitePath, type Database } from '#src/db/database.js';
+import { badRequest, notFound } from '#src/http/errors.js';
+import type { AppStorage } from '#src/storage/app-storage.js';
 import * as files from './backup-files.js';
 import type { BackupLog } from './backup-files.js';
 import type { BackupEntry, BackupInfo } from './backups.schemas.js';

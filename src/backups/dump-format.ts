@@ -1,4 +1,4 @@
-import type { Dialect } from '../db/database.js';
+import type { Dialect } from '#src/db/database.js';
 
 /**
  * The dump format, version 1: plain SQL that both SQLite and PostgreSQL read.

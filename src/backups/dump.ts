@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import type { Database } from '../db/database.js';
+import type { Database } from '#src/db/database.js';
 import * as repo from './backups.repository.js';
 import { END_MARKER, headerLines, insertPrefix, insertStatement } from './dump-format.js';
 import { withSnapshot, type Snapshot } from './snapshot.js';

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Kysely, Transaction } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import { BACKFILLS } from '../db/migrate.js';
+import type { Dialect } from '#src/db/database.js';
+import { BACKFILLS } from '#src/db/migrate.js';
 import * as repo from './backups.repository.js';
 import { END_MARKER, FORMAT_VERSION, MAGIC } from './dump-format.js';
 import { DumpFormatError, readDump } from './dump-reader.js';

@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database } from '#src/db/database.js';
 import * as repo from './backups.repository.js';
 
 /** One consistent, read-only view of the whole database, read table by table in batches. */

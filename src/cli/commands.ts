@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config.js';
-import { isValidPassword } from '../users/users.rules.js';
+import type { Config } from '#src/config.js';
+import { isValidPassword } from '#src/users/users.rules.js';
 import { CliFailure, readNewPassword } from './password.js';
 import { migrate, requireSqliteFile, say, withDatabase, withServices } from './context.js';
 
@@ -50,7 +50,7 @@ export const commands: Record<string, Command> = {
       if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
         throw new CliFailure(`no file ${file}`);
       }
-      const { restoreDump } = await import('../backups/restore.js');
+      const { restoreDump } = await import('#src/backups/restore.js');
       await withDatabase(config, async (database) => {
         await migrate(database);
         const summary = await restoreDump({

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../composition.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
-import type { EventBus } from '../realtime/bus.js';
+import type { AppContext } from '#src/composition.js';
+import type { Config } from '#src/config.js';
+import type { Database } from '#src/db/database.js';
+import type { EventBus } from '#src/realtime/bus.js';
 import { CliFailure } from './password.js';
 
 /** One line on stderr, prefixed `larder:`: the command line's only output besides results. */
@@ -31,7 +31,7 @@ function stderrLogger(): FastifyBaseLogger {
 /** backup and reset-password work on an existing database: never create one in a mistyped dir. */
 export async function requireSqliteFile(config: Config): Promise<void> {
   if (config.databaseUrl !== null) return;
-  const file = (await import('../db/database.js')).sqlitePath(config);
+  const file = (await import('#src/db/database.js')).sqlitePath(config);
   if (!fs.existsSync(file)) throw new CliFailure(`no database at ${file} (check LARDER_DATA_DIR)`);
 }
 
@@ -40,7 +40,7 @@ export async function withDatabase<T>(
   config: Config,
   fn: (database: Database) => Promise<T>,
 ): Promise<T> {
-  const { createDatabase } = await import('../db/database.js');
+  const { createDatabase } = await import('#src/db/database.js');
   const database = await createDatabase(config);
   try {
     return await fn(database);
@@ -51,7 +51,7 @@ export async function withDatabase<T>(
 
 /** Migrates the database to the latest version; the names of the migrations applied. */
 export async function migrate(database: Database): Promise<string[]> {
-  return (await import('../db/migrate.js')).migrateToLatest(database.db);
+  return (await import('#src/db/migrate.js')).migrateToLatest(database.db);
 }
 
 /**
@@ -67,8 +67,8 @@ export async function withServices<T>(
   fn: (services: AppContext) => Promise<T>,
 ): Promise<T> {
   const [{ createServices }, bus] = await Promise.all([
-    import('../composition.js'),
-    import('../realtime/bus.js'),
+    import('#src/composition.js'),
+    import('#src/realtime/bus.js'),
   ]);
   const log = stderrLogger();
   return withDatabase(config, async (database) => {

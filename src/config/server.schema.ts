@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { invalidAllowEntry } from '../outbound/allow-list.js';
+import { invalidAllowEntry } from '#src/outbound/allow-list.js';
 import { duration, flag, list, oneOf, text, whole } from './config.kinds.js';
 
 /** The server, its data and its logs: the first rows of the README's configuration table. */

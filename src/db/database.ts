@@ -2,7 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
 import type pg from 'pg';
-import type { Config } from '../config.js';
+import type { Config } from '#src/config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
 import { loadPg } from './pg.js';
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js';

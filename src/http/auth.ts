@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { AuthService, SignedInUser } from '../auth/auth.service.js';
+import type { AuthService, SignedInUser } from '#src/auth/auth.service.js';
 import { guardRoutes } from './access.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 

@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { ServerLimits } from '../config.js';
+import type { ServerLimits } from '#src/config.js';
 
 /**
  * Node's HTTP server limits as Fastify options: headers and whole-request deadlines (a client

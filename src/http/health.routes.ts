@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import v8 from 'node:v8';
-import { pingDatabase } from '../db/database.js';
-import type { DB } from '../db/types.js';
+import { pingDatabase } from '#src/db/database.js';
+import type { DB } from '#src/db/types.js';
 import { AppError } from './errors.js';
 
 const HealthBody = Type.Object({

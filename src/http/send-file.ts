@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import send from '@fastify/send';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ByteRange, Storage } from '../storage/storage.js';
+import type { ByteRange, Storage } from '#src/storage/storage.js';
 import { AppError, notFound } from './errors.js';
 
 export interface FileResponse {

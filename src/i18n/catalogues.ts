@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { SERVER_DIR } from '../paths.js';
+import { SERVER_DIR } from '#src/paths.js';
 import {
   createTranslator,
   parseAcceptLanguage,

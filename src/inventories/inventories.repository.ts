@@ -1,5 +1,5 @@
-import { isPostgres, type Executor } from '../db/executor.js';
-import type { InventoriesTable } from '../db/types.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
+import type { InventoriesTable } from '#src/db/types.js';
 
 export async function insertInventory(db: Executor, row: InventoriesTable): Promise<void> {
   await db.insertInto('inventories').values(row).execute();

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Guards } from '../http/auth.js';
-import { errors, IdParams } from '../http/schemas.js';
-import { docs } from '../http/route-docs.js';
+import type { Guards } from '#src/http/auth.js';
+import { errors, IdParams } from '#src/http/schemas.js';
+import { docs } from '#src/http/route-docs.js';
 import {
   AdminItemSchema,
   InventoryStatsSchema,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../http/schemas.js';
+import { Nullable } from '#src/http/schemas.js';
 
 export const InventoryViewSchema = Type.Object(
   {

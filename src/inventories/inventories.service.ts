@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import type { DB } from '../db/types.js';
-import { notFound } from '../http/errors.js';
-import type { InventoryService } from '../inventory/inventory.service.js';
+import type { Executor } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import { notFound } from '#src/http/errors.js';
+import type { InventoryService } from '#src/inventory/inventory.service.js';
 import type { AdminItem, InventoryStats, InventoryView, Totals } from './inventories.schemas.js';
 import * as repo from './inventories.repository.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '#src/http/errors.js';
 
 /**
  * The caller as the inventory routes see it (an AuthUser fits): every route works on the

@@ -1,5 +1,5 @@
-import type { Executor } from '../db/executor.js';
-import { AppError } from '../http/errors.js';
+import type { Executor } from '#src/db/executor.js';
+import { AppError } from '#src/http/errors.js';
 import { itemCount } from './items/items.repository.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ItemsTable, NamedEntityTable, SettingsTable } from '../db/types.js';
+import type { ItemsTable, NamedEntityTable, SettingsTable } from '#src/db/types.js';
 import type { Item, ItemInput, Named, Settings } from './inventory.schemas.js';
 import type { Values } from './items/items.merge.js';
 

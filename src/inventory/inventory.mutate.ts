@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isPostgres, type Executor } from '../db/executor.js';
-import { createGroupCommit } from '../db/group-commit.js';
-import type { DB } from '../db/types.js';
-import type { AppError } from '../http/errors.js';
-import type { EventBus } from '../realtime/bus.js';
-import { timeSlicer } from '../db/prepared.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
+import { createGroupCommit } from '#src/db/group-commit.js';
+import type { DB } from '#src/db/types.js';
+import type { AppError } from '#src/http/errors.js';
+import type { EventBus } from '#src/realtime/bus.js';
+import { timeSlicer } from '#src/db/prepared.js';
 import { noInventory } from './inventory.caller.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';
 import { itemCount } from './items/items.repository.js';

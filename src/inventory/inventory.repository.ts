@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { isPostgres, type Executor } from '../db/executor.js';
-import { Prepared, bulkInsert } from '../db/prepared.js';
-import type { ChangeEntity, ChangeOp, DB, InventoriesTable } from '../db/types.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
+import { Prepared, bulkInsert } from '#src/db/prepared.js';
+import type { ChangeEntity, ChangeOp, DB, InventoriesTable } from '#src/db/types.js';
 
 /**
  * What a write does to the inventory's own row (name, revision, history floor), its change log,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Guards } from '../http/auth.js';
+import type { Guards } from '#src/http/auth.js';
 import { ItemSchema, NamedSchema } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import { itemsRoutes } from './items/items.routes.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../http/schemas.js';
-import { docs } from '../http/route-docs.js';
+import { Nullable } from '#src/http/schemas.js';
+import { docs } from '#src/http/route-docs.js';
 
 /**
  * The wire shapes shared by the inventory's parts: items, categories/locations and settings, as

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable, Uuid } from '../http/schemas.js';
+import { Nullable, Uuid } from '#src/http/schemas.js';
 import type { MessageRow } from './messages.repository.js';
 import { MAX_BODY_CHARACTERS } from './messages.rules.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthUser } from '../auth/auth.service.js';
-import type { BusEvent, EventBus } from '../realtime/bus.js';
-import type { ClientFrameOf, ServerFrame } from '../realtime/frames.js';
-import { createRateLimiter } from '../realtime/rate-limit.js';
+import type { AuthUser } from '#src/auth/auth.service.js';
+import type { BusEvent, EventBus } from '#src/realtime/bus.js';
+import type { ClientFrameOf, ServerFrame } from '#src/realtime/frames.js';
+import { createRateLimiter } from '#src/realtime/rate-limit.js';
 import { createBacklogMemory } from './backlog-memory.js';
 import type { MessagesService } from './messages.service.js';
 

@@ -1,6 +1,6 @@
-import type { Executor } from '../db/executor.js';
-import { Prepared } from '../db/prepared.js';
-import type { MessagesTable } from '../db/types.js';
+import type { Executor } from '#src/db/executor.js';
+import { Prepared } from '#src/db/prepared.js';
+import type { MessagesTable } from '#src/db/types.js';
 
 /** A stored message with its sender's current username. */
 export interface MessageRow {

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Guards } from '../http/auth.js';
-import { callerOf } from '../http/auth.js';
-import { errors, refTo } from '../http/schemas.js';
-import { docs } from '../http/route-docs.js';
+import type { Guards } from '#src/http/auth.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { docs } from '#src/http/route-docs.js';
 import { MessageSchema, SendBody } from './messages.mapper.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type MessagesService } from './messages.service.js';
 

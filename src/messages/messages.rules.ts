@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '#src/http/errors.js';
 
 export const MAX_BODY_CHARACTERS = 4000;
 

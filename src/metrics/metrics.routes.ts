@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Guards } from '../http/auth.js';
-import { errors } from '../http/schemas.js';
+import type { Guards } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
 import type { Metrics } from './metrics.js';
 
 /**

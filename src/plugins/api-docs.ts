@@ -2,8 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorBody } from '../http/schemas.js';
-import { UserSchema } from '../users/users.mapper.js';
+import { ErrorBody } from '#src/http/schemas.js';
+import { UserSchema } from '#src/users/users.mapper.js';
 
 /**
  * The OpenAPI document built from the route schemas (`/api/openapi.json`), Swagger UI at

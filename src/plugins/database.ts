@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import type { Config } from '../config.js';
-import { createDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { createLocalEventBus, createPgEventBus, type EventBus } from '../realtime/bus.js';
-import { createNatsEventBus } from '../realtime/bus.nats.js';
+import type { Config } from '#src/config.js';
+import { createDatabase, type Database } from '#src/db/database.js';
+import { migrateToLatest } from '#src/db/migrate.js';
+import { createLocalEventBus, createPgEventBus, type EventBus } from '#src/realtime/bus.js';
+import { createNatsEventBus } from '#src/realtime/bus.nats.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

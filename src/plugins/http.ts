@@ -2,14 +2,14 @@ import compress from '@fastify/compress';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { recordRouteAccess } from '../http/access.js';
-import { registerBodyDrain } from '../http/body-drain.js';
-import { registerErrorHandling } from '../http/errors.js';
-import { refuseWhenOverloaded } from '../http/overload.js';
-import { registerNoStore } from '../http/no-store.js';
-import { registerSecurityHeaders } from '../http/security-headers.js';
-import { refuseNulCharacters } from '../http/validation.js';
-import { countRequests } from '../metrics/metrics.routes.js';
+import { recordRouteAccess } from '#src/http/access.js';
+import { registerBodyDrain } from '#src/http/body-drain.js';
+import { registerErrorHandling } from '#src/http/errors.js';
+import { refuseWhenOverloaded } from '#src/http/overload.js';
+import { registerNoStore } from '#src/http/no-store.js';
+import { registerSecurityHeaders } from '#src/http/security-headers.js';
+import { refuseNulCharacters } from '#src/http/validation.js';
+import { countRequests } from '#src/metrics/metrics.routes.js';
 
 /** Frames over this size close the socket (code 1009). */
 const MAX_FRAME_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createJobRunner, larderJobs } from '../jobs.js';
+import { createJobRunner, larderJobs } from '#src/jobs.js';
 
 /**
  * The background jobs of src/jobs.ts: they start once the app is ready (the staging cleanup runs

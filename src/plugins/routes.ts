@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { authRoutes } from '../auth/auth.routes.js';
-import { oidcRoutes } from '../auth/oidc/oidc.routes.js';
-import { adminBackupRoutes } from '../backups/backups.routes.js';
-import { healthRoutes } from '../http/health.routes.js';
-import { adminInventoryRoutes } from '../inventories/inventories.routes.js';
-import { adminWebhookRoutes, expiryRoutes } from '../inventory/expiry/expiry.routes.js';
-import { inventoryRoutes } from '../inventory/inventory.routes.js';
-import { messageRoutes } from '../messages/messages.routes.js';
-import { metricsRoutes } from '../metrics/metrics.routes.js';
-import { pushRoutes } from '../push/push.routes.js';
-import { realtimeRoutes } from '../realtime/realtime.routes.js';
-import { releasesModule } from '../releases/releases.module.js';
-import { resourceRoutes } from '../resources/resources.routes.js';
-import { directoryRoutes } from '../users/directory.routes.js';
-import { adminUserRoutes } from '../users/users.routes.js';
+import { authRoutes } from '#src/auth/auth.routes.js';
+import { oidcRoutes } from '#src/auth/oidc/oidc.routes.js';
+import { adminBackupRoutes } from '#src/backups/backups.routes.js';
+import { healthRoutes } from '#src/http/health.routes.js';
+import { adminInventoryRoutes } from '#src/inventories/inventories.routes.js';
+import { adminWebhookRoutes, expiryRoutes } from '#src/inventory/expiry/expiry.routes.js';
+import { inventoryRoutes } from '#src/inventory/inventory.routes.js';
+import { messageRoutes } from '#src/messages/messages.routes.js';
+import { metricsRoutes } from '#src/metrics/metrics.routes.js';
+import { pushRoutes } from '#src/push/push.routes.js';
+import { realtimeRoutes } from '#src/realtime/realtime.routes.js';
+import { releasesModule } from '#src/releases/releases.module.js';
+import { resourceRoutes } from '#src/resources/resources.routes.js';
+import { directoryRoutes } from '#src/users/directory.routes.js';
+import { adminUserRoutes } from '#src/users/users.routes.js';
 
 /**
  * Every feature's HTTP and socket routes, in one place: a new feature registers its routes here.

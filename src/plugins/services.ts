@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createServices, type AppContext } from '../composition.js';
-import type { Config } from '../config.js';
-import { logSeedAdmin } from '../http/logging.js';
+import { createServices, type AppContext } from '#src/composition.js';
+import type { Config } from '#src/config.js';
+import { logSeedAdmin } from '#src/http/logging.js';
 
-export type { AppContext } from '../composition.js';
+export type { AppContext } from '#src/composition.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import { isPostgres } from '../db/executor.js';
-import { createGroupCommit } from '../db/group-commit.js';
-import type { DB, PushDeliveriesTable } from '../db/types.js';
-import type { Metrics } from '../metrics/metrics.js';
-import type { Outbound } from '../outbound/outbound.js';
-import { createRateLimiter } from '../realtime/rate-limit.js';
+import { isPostgres } from '#src/db/executor.js';
+import { createGroupCommit } from '#src/db/group-commit.js';
+import type { DB, PushDeliveriesTable } from '#src/db/types.js';
+import type { Metrics } from '#src/metrics/metrics.js';
+import type { Outbound } from '#src/outbound/outbound.js';
+import { createRateLimiter } from '#src/realtime/rate-limit.js';
 import { storedForms, type PushNotice } from './push.payload.js';
 import * as repo from './push.repository.js';
 import { createPushSender, type VapidKeys } from './push.send.js';

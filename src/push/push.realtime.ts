@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExpiryDigest } from '../inventory/expiry/expiry.schemas.js';
-import type { MessageDto } from '../messages/messages.mapper.js';
-import type { BusEvent, EventBus } from '../realtime/bus.js';
-import type { ServerFrame } from '../realtime/frames.js';
+import type { ExpiryDigest } from '#src/inventory/expiry/expiry.schemas.js';
+import type { MessageDto } from '#src/messages/messages.mapper.js';
+import type { BusEvent, EventBus } from '#src/realtime/bus.js';
+import type { ServerFrame } from '#src/realtime/frames.js';
 import { topicOf, type PushNotice } from './push.payload.js';
 
 /** A message waits in the distributor at most a day: the app fetches it when opened anyway. */

@@ -1,10 +1,10 @@
-import type { Executor } from '../db/executor.js';
-import { claimLease, dueRows } from '../db/lease.js';
+import type { Executor } from '#src/db/executor.js';
+import { claimLease, dueRows } from '#src/db/lease.js';
 import type {
   PushDeliveriesTable,
   PushSubscriptionsTable,
   PushVapidKeysTable,
-} from '../db/types.js';
+} from '#src/db/types.js';
 
 export function findVapidKeys(db: Executor): Promise<PushVapidKeysTable | undefined> {
   return db.selectFrom('push_vapid_keys').selectAll().where('id', '=', 1).executeTakeFirst();

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Guards } from '../http/auth.js';
-import { callerOf } from '../http/auth.js';
-import { errors, refTo } from '../http/schemas.js';
-import { noContent } from '../http/route-docs.js';
+import type { Guards } from '#src/http/auth.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { noContent } from '#src/http/route-docs.js';
 import { PushSubscriptionSchema, SubscribeBody, VapidSchema } from './push.schemas.js';
 import type { PushService } from './push.service.js';
 

@@ -1,7 +1,7 @@
 import webpush from 'web-push';
-import type { PushDeliveriesTable, PushSubscriptionsTable } from '../db/types.js';
-import type { Metrics } from '../metrics/metrics.js';
-import { OutboundError, type Outbound, type OutboundResponse } from '../outbound/outbound.js';
+import type { PushDeliveriesTable, PushSubscriptionsTable } from '#src/db/types.js';
+import type { Metrics } from '#src/metrics/metrics.js';
+import { OutboundError, type Outbound, type OutboundResponse } from '#src/outbound/outbound.js';
 import { MAX_BODY_BYTES } from './push.payload.js';
 
 /** A Retry-After longer than this is capped (a distributor's answer never parks a push for days). */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { loadPg } from '../db/pg.js';
+import { loadPg } from '#src/db/pg.js';
 
 /**
  * Domain events published after a transaction commits. The socket hub turns them into frames

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { SignedInUser } from '../auth/auth.service.js';
+import type { SignedInUser } from '#src/auth/auth.service.js';
 import { encodeFrame, sendEncoded, type FanoutTarget } from './fanout.js';
 import type { ServerFrame } from './frames.js';
 

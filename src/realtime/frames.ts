@@ -1,7 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { ExpiringItemSchema } from '../inventory/expiry/expiry.schemas.js';
-import { Nullable } from '../http/schemas.js';
-import { MessageSchema } from '../messages/messages.mapper.js';
+import { ExpiringItemSchema } from '#src/inventory/expiry/expiry.schemas.js';
+import { Nullable } from '#src/http/schemas.js';
+import { MessageSchema } from '#src/messages/messages.mapper.js';
 
 /**
  * Every frame of /ws/sync, both ways: one JSON object with a `type` each (docs/api.md,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AuthUser, SignedInUser } from '../auth/auth.service.js';
+import type { AuthUser, SignedInUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from './bus.js';
 import { createConnectionRegistry, sendFrame, type Connection } from './connections.js';
 import { createInventoryFanout } from './fanout.js';

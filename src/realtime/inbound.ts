@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
 import { Compile } from 'typebox/compile';
-import type { AuthUser, SignedInUser } from '../auth/auth.service.js';
+import type { AuthUser, SignedInUser } from '#src/auth/auth.service.js';
 import { sendFrame, type Connection } from './connections.js';
 import type { ClientFrame, ClientFrameOf, ClientFrameType } from './frames.js';
 import { ClientFrameSchema, type ErrorFrame, type ServerFrame } from './frames.js';

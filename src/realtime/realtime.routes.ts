@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Guards } from '../http/auth.js';
-import { callerOf } from '../http/auth.js';
+import type { Guards } from '#src/http/auth.js';
+import { callerOf } from '#src/http/auth.js';
 import type { SocketHub } from './hub.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Transform, type Readable } from 'node:stream';
-import { AppError } from '../http/errors.js';
+import { AppError } from '#src/http/errors.js';
 
 /** The largest APK `PUT /api/admin/apk` takes; Android apps of this kind are far smaller. */
 export const MAX_APK_BYTES = 200 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { Translate } from '../i18n/translate.js';
+import type { Translate } from '#src/i18n/translate.js';
 import type { HomeAssets } from './web-assets.js';
 
 export interface ApkFile {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Guards } from '../http/auth.js';
+import type { Guards } from '#src/http/auth.js';
 import { releaseRoutes } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';
 import { webRoutes } from './web.routes.js';

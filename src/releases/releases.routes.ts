@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Guards } from '../http/auth.js';
+import type { Guards } from '#src/http/auth.js';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../http/errors.js';
-import { errors } from '../http/schemas.js';
-import { originOf } from '../http/origin.js';
+import { AppError } from '#src/http/errors.js';
+import { errors } from '#src/http/schemas.js';
+import { originOf } from '#src/http/origin.js';
 import { APK_CONTENT_TYPES, MAX_APK_BYTES } from './apk-upload.js';
 import type { ReleasesService } from './releases.service.js';
 
@@ -19,7 +19,7 @@ const VersionInfo = Type.Object(
   { $id: 'VersionInfo' },
 );
 
-export { originOf } from '../http/origin.js';
+export { originOf } from '#src/http/origin.js';
 
 /**
  * GET /api/version (public), POST /api/admin/version and PUT /api/admin/apk (static admin

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { loadCatalogues, translatorFor } from '../i18n/catalogues.js';
-import type { Catalogue } from '../i18n/translate.js';
-import type { FileResponse } from '../http/send-file.js';
-import type { Storage } from '../storage/storage.js';
+import { loadCatalogues, translatorFor } from '#src/i18n/catalogues.js';
+import type { Catalogue } from '#src/i18n/translate.js';
+import type { FileResponse } from '#src/http/send-file.js';
+import type { Storage } from '#src/storage/storage.js';
 import { limitedApkBody } from './apk-upload.js';
 import { renderHomePage, renderNotFoundPage } from './home-page.js';
 import { plainSegments, resolveInside } from './safe-path.js';

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/executor.js';
+import type { Executor } from '#src/db/executor.js';
 
 const VERSION = 'version';
 

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
-import type { EventBus } from '../realtime/bus.js';
+import type { DB } from '#src/db/types.js';
+import type { EventBus } from '#src/realtime/bus.js';
 import { findPublishedVersion, savePublishedVersion } from './version.repository.js';
 
 export interface VersionRecord {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT_DIR } from '../paths.js';
+import { ROOT_DIR } from '#src/paths.js';
 
 /** Where `npm run build:web` puts the home page script and the admin SPA. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('web/dist/', ROOT_DIR));

@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../http/errors.js';
-import { errors } from '../http/schemas.js';
-import { FILE_HEADERS, PAGE_HEADERS } from '../http/security-headers.js';
-import { sendFile, type FileResponse as SentFile } from '../http/send-file.js';
+import { AppError, notFound } from '#src/http/errors.js';
+import { errors } from '#src/http/schemas.js';
+import { FILE_HEADERS, PAGE_HEADERS } from '#src/http/security-headers.js';
+import { sendFile, type FileResponse as SentFile } from '#src/http/send-file.js';
 import { FAVICON_ICO } from './favicon.js';
 import { originOf } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';

@@ -1,6 +1,6 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendFile, type FileResponse } from '../http/send-file.js';
+import { sendFile, type FileResponse } from '#src/http/send-file.js';
 
 export interface DownloadFile {
   path: FileResponse['path'];

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
-import { stripBidiControls } from '../http/text.js';
+import { stripBidiControls } from '#src/http/text.js';
 
 /** Formats a manual upload may have; only their magic bytes are checked (docs/resources.md). */
 export const UPLOAD_FORMATS = ['epub', 'pdf', 'zip', '7z'] as const;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest } from '../http/errors.js';
+import { AppError, badRequest } from '#src/http/errors.js';
 import { extensionOf, sanitizeFilename } from './resources.formats.js';
 import { payloadTooLarge, unsupportedFormat } from './resources.rules.js';
 import type { Storage, Upload } from './resources.storage.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import type { ResourcesTable } from '../db/types.js';
+import type { Executor } from '#src/db/executor.js';
+import type { ResourcesTable } from '#src/db/types.js';
 
 export type ResourceRow = ResourcesTable;
 

@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, type Guards } from '../http/auth.js';
-import { originOf } from '../http/origin.js';
-import { errors, refTo } from '../http/schemas.js';
-import { docs, noContent } from '../http/route-docs.js';
-import { FILE_HEADERS } from '../http/security-headers.js';
+import { callerOf, type Guards } from '#src/http/auth.js';
+import { originOf } from '#src/http/origin.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { docs, noContent } from '#src/http/route-docs.js';
+import { FILE_HEADERS } from '#src/http/security-headers.js';
 import { sendDownload } from './resources.download.js';
 import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './resources.formats.js';
 import { toResource } from './resources.mapper.js';

@@ -1,5 +1,5 @@
-import { AppError, badRequest } from '../http/errors.js';
-import { findUnstorable, stripBidiDeep } from '../http/text.js';
+import { AppError, badRequest } from '#src/http/errors.js';
+import { findUnstorable, stripBidiDeep } from '#src/http/text.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTags } from './resources.tags.js';
 
 export const MAX_DESCRIPTION = 4096;

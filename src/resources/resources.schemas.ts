@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../http/schemas.js';
+import { Nullable } from '#src/http/schemas.js';
 import { MAX_DESCRIPTION, MAX_TITLE } from './resources.rules.js';
 
 const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/executor.js';
-import type { DB } from '../db/types.js';
-import { notFound } from '../http/errors.js';
+import type { Executor } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import { notFound } from '#src/http/errors.js';
 import type { AnalysisPool } from './analysis/analysis.pool.js';
 import { contentMatches, MIME_TYPES, sanitizeFilename } from './resources.formats.js';
 import type { StoredResource } from './resources.mapper.js';
@@ -15,8 +15,8 @@ import {
   unsupportedFormat,
   type ResourceInput,
 } from './resources.rules.js';
-import type { AppStorage } from '../storage/app-storage.js';
-import { hashObject } from '../storage/storage.js';
+import type { AppStorage } from '#src/storage/app-storage.js';
+import { hashObject } from '#src/storage/storage.js';
 import { createStorage, hashFile, removeQuietly, type Upload } from './resources.storage.js';
 import { DEFAULT_TAGS } from './resources.tags.js';
 import { createStagingService } from './staging/staging.service.js';

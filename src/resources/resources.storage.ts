@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PRIVATE_MODES } from '../db/data-dir.js';
-import type { AppStorage } from '../storage/app-storage.js';
-import { meter } from '../storage/storage.js';
+import { PRIVATE_MODES } from '#src/db/data-dir.js';
+import type { AppStorage } from '#src/storage/app-storage.js';
+import { meter } from '#src/storage/storage.js';
 
 export const TEMP_PREFIX = '.tmp-';
 

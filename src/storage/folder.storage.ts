@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { PRIVATE_MODES } from '../db/data-dir.js';
+import { PRIVATE_MODES } from '#src/db/data-dir.js';
 import { checkKey, meter, StorageExistsError, type ObjectEntry, type Storage } from './storage.js';
 
 /** What a temp file in a storage folder is called until it is renamed to its key. */

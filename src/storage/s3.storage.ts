@@ -9,8 +9,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { StorageConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
+import type { StorageConfig } from '#src/config.js';
+import { AppError } from '#src/http/errors.js';
 import {
   checkKey,
   meter,

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Guards } from '../http/auth.js';
-import { callerOf } from '../http/auth.js';
-import { errors } from '../http/schemas.js';
-import { docs } from '../http/route-docs.js';
+import type { Guards } from '#src/http/auth.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
+import { docs } from '#src/http/route-docs.js';
 import type { UsersService } from './users.service.js';
 
 const DirectoryEntry = Type.Object({

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { isPostgres, type Executor } from '../db/executor.js';
-import { Prepared } from '../db/prepared.js';
-import type { UsersTable } from '../db/types.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
+import { Prepared } from '#src/db/prepared.js';
+import type { UsersTable } from '#src/db/types.js';
 
 export type UserRow = UsersTable;
 

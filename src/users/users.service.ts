@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { USERNAME_PATTERN, isValidPassword } from './users.rules.js';
-import { isUniqueViolation, type Executor } from '../db/executor.js';
-import type { DB } from '../db/types.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../http/errors.js';
-import type { InventoriesService } from '../inventories/inventories.service.js';
-import type { EventBus } from '../realtime/bus.js';
+import { isUniqueViolation, type Executor } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '#src/http/errors.js';
+import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { EventBus } from '#src/realtime/bus.js';
 import { createMembership } from './users.membership.js';
 import * as repo from './users.repository.js';
 import { toAccount, toUser, type Account, type User } from './users.mapper.js';

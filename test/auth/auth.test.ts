@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DIALECTS, bearer, login } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { ADMIN_PASSWORD, DIALECTS, bearer, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 
 describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   const t = useTestApp(dialect);

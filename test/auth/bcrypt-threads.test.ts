@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bcryptNice, createBcryptThreads } from '../../src/auth/bcrypt-threads.js';
+import { bcryptNice, createBcryptThreads } from '#src/auth/bcrypt-threads.js';
 
 /** The nice value of a thread of this process, by thread id (Linux's /proc). */
 function threadNice(tid: number): number | null {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { describeOnPostgres, loginAsAdmin } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { waitFor } from '../helpers/ws.js';
+import { describeOnPostgres, loginAsAdmin } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { waitFor } from '#test/helpers/ws.js';
 import { headerOf, meStatus, useOtherHost } from './keys-tokens.js';
 
 // Two hosts: one PostgreSQL schema, a data dir each. The keys are in the database alone.

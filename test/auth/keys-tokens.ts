@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
-import { bearer } from '../helpers/app.js';
-import { useTestApp, type TestAppFixture } from '../helpers/fixtures.js';
+import { bearer } from '#test/helpers/app.js';
+import { useTestApp, type TestAppFixture } from '#test/helpers/fixtures.js';
 
 /**
  * A second instance on `first`'s PostgreSQL schema with a data dir of its own, as on another

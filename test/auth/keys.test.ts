@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, loginAsAdmin, testEnvironment } from '../helpers/app.js';
-import { inTestApp } from '../helpers/fixtures.js';
+import {
+  DIALECTS,
+  destroyTestEnvironment,
+  loginAsAdmin,
+  testEnvironment,
+} from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
 import { headerOf, keyRows, meStatus, resign } from './keys-tokens.js';
 
 const FAR = 4102444800; // 2100-01-01, in seconds

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_DELAY_MS } from '../../src/auth/login-throttle.js';
-import { DIALECTS, bearer, login } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, refusedUpgradeStatus } from '../helpers/ws.js';
+import { FIRST_DELAY_MS } from '#src/auth/login-throttle.js';
+import { DIALECTS, bearer, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, refusedUpgradeStatus } from '#test/helpers/ws.js';
 
 describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   const t = useTestApp(dialect);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, login } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, type TestSocket } from '../helpers/ws.js';
+import { DIALECTS, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, type TestSocket } from '#test/helpers/ws.js';
 
 const MINUTE = 60_000;
 

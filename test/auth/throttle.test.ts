@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_FACTOR, FIRST_DELAY_MS, MAX_DELAY_MS } from '../../src/auth/login-throttle.js';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { ADDRESS_FACTOR, FIRST_DELAY_MS, MAX_DELAY_MS } from '#src/auth/login-throttle.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 
 describe.each(DIALECTS)('sign-in throttling (%s)', (dialect) => {
   const t = useTestApp(dialect);

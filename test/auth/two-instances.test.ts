@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { bearer, describeOnPostgres, login } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
+import { bearer, describeOnPostgres, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
 
 // Instances share events only through PostgreSQL (LISTEN/NOTIFY): SQLite means one instance.
 describeOnPostgres('sessions across two instances', () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { runCli } from '../cli/run-cli.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { runCli } from '#test/cli/run-cli.js';
 
 describe.each(DIALECTS)('larder unlock (%s)', (dialect) => {
   const env = testEnvironment(dialect);

@@ -2,8 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, loginAsAdmin, testEnvironment } from '../helpers/app.js';
-import { inTestApp } from '../helpers/fixtures.js';
+import {
+  DIALECTS,
+  destroyTestEnvironment,
+  loginAsAdmin,
+  testEnvironment,
+} from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 

@@ -8,10 +8,10 @@ import {
   destroyTestEnvironment,
   loginAsAdmin,
   testEnvironment,
-} from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+} from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { postBackup } from './helpers.js';
-import { fileResponseCases } from '../helpers/file-responses.js';
+import { fileResponseCases } from '#test/helpers/file-responses.js';
 
 const NAME = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 

@@ -3,19 +3,19 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createDatabase } from '../../src/db/database.js';
+import { loadConfig } from '#src/config.js';
+import { createDatabase } from '#src/db/database.js';
 import {
   DIALECTS,
   destroyTestEnvironment,
   describeOnPostgres,
   testEnvironment,
   type Session,
-} from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { churnSchemas } from '../helpers/schema-churn.js';
+} from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { churnSchemas } from '#test/helpers/schema-churn.js';
 import { postBackup } from './helpers.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '#test/cli/run-cli.js';
 
 /** Keeps changing items, categories and memberships until stopped; counts what succeeded. */
 function startWriters(app: FastifyInstance, admin: Session, owner: Session) {

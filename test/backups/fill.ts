@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { createUser, login, loginAsAdmin, type Session } from '../helpers/app.js';
-import { resourceMetadata, upload } from '../resources/helpers.js';
+import { createUser, login, loginAsAdmin, type Session } from '#test/helpers/app.js';
+import { resourceMetadata, upload } from '#test/resources/helpers.js';
 
 export const TRICKY_TEXT = `O'Brien's "beans"; -- not a comment\nsecond line\ttab ünïcödé 🥫 '' ;`;
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Session } from '../helpers/app.js';
+import type { Session } from '#test/helpers/app.js';
 
 /** POST /api/admin/backups as `admin`: writes a backup now. */
 export function postBackup(app: FastifyInstance, admin: Session) {

@@ -2,18 +2,18 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeDump } from '../../src/backups/dump.js';
-import { loadConfig } from '../../src/config.js';
-import { createDatabase, sqlitePath } from '../../src/db/database.js';
-import { MIGRATIONS, migrateToLatest } from '../../src/db/migrate.js';
-import { runCli } from '../cli/run-cli.js';
+import { writeDump } from '#src/backups/dump.js';
+import { loadConfig } from '#src/config.js';
+import { createDatabase, sqlitePath } from '#src/db/database.js';
+import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
+import { runCli } from '#test/cli/run-cli.js';
 import {
   DIALECTS,
   buildTestApp,
   destroyTestEnvironment,
   login,
   testEnvironment,
-} from '../helpers/app.js';
+} from '#test/helpers/app.js';
 
 /** The schema of Larder's first release: the migrations of 2026-11-23. */
 const FIRST_RELEASE = Object.fromEntries(

@@ -9,9 +9,9 @@ import {
   login,
   loginAsAdmin,
   testEnvironment,
-} from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
-import { runCli } from '../cli/run-cli.js';
+} from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { runCli } from '#test/cli/run-cli.js';
 
 describe.each(DIALECTS)('larder restore refuses what it must (%s)', (dialect) => {
   const source = useTestApp('sqlite');

@@ -8,10 +8,10 @@ import {
   loginAsAdmin,
   testEnvironment,
   type TestDialect,
-} from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+} from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { postBackup } from './helpers.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '#test/cli/run-cli.js';
 import { fillThroughApi, snapshotThroughApi, type Filled } from './fill.js';
 
 /**

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { DIALECTS, buildTestApp, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
+import {
+  DIALECTS,
+  buildTestApp,
+  destroyTestEnvironment,
+  testEnvironment,
+} from '#test/helpers/app.js';
 
 const OWN = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,9 +8,9 @@ import {
   login,
   loginAsAdmin,
   testEnvironment,
-} from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket } from '../helpers/ws.js';
+} from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket } from '#test/helpers/ws.js';
 import { HAS_SCRIPT, runCli, runCliInTerminal } from './run-cli.js';
 
 describe.concurrent('larder command line: usage', () => {

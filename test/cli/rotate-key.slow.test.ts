@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { waitFor } from '../helpers/ws.js';
-import { headerOf, keyRows, meStatus } from '../auth/keys-tokens.js';
+import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { waitFor } from '#test/helpers/ws.js';
+import { headerOf, keyRows, meStatus } from '#test/auth/keys-tokens.js';
 import { runCli } from './run-cli.js';
 
 describe.each(DIALECTS)('larder rotate-jwt-key (%s)', (dialect) => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-import { http, startServer } from '../helpers/server-process.js';
+import { ADMIN_PASSWORD, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { http, startServer } from '#test/helpers/server-process.js';
 
 const STRACE = ['/usr/bin/strace', '/bin/strace'].find((p) => fs.existsSync(p));
 

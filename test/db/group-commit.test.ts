@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import { GROUP_TIME_BUDGET_MS, createGroupCommit } from '../../src/db/group-commit.js';
-import type { DB } from '../../src/db/types.js';
-import { destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
+import { loadConfig } from '#src/config.js';
+import { createDatabase, type Database } from '#src/db/database.js';
+import { GROUP_TIME_BUDGET_MS, createGroupCommit } from '#src/db/group-commit.js';
+import type { DB } from '#src/db/types.js';
+import { destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
 
 // SQLite only: PostgreSQL runs each write in a transaction of its own (rows are locked there)
 describe('group commit (sqlite)', () => {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createDatabase } from '../../src/db/database.js';
-import { MIGRATIONS, migrateToLatest } from '../../src/db/migrate.js';
-import { runCli } from '../cli/run-cli.js';
-import { DIALECTS, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
+import { loadConfig } from '#src/config.js';
+import { createDatabase } from '#src/db/database.js';
+import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
+import { runCli } from '#test/cli/run-cli.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
 
 const HANG = path.resolve(import.meta.dirname, 'fixtures/migrate-then-hang.ts');
 const ALL = Object.keys(MIGRATIONS);

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { churnSchemas } from '../helpers/schema-churn.js';
-import { describeOnPostgres, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
+import { loadConfig } from '#src/config.js';
+import { createDatabase, type Database } from '#src/db/database.js';
+import { migrateToLatest } from '#src/db/migrate.js';
+import { churnSchemas } from '#test/helpers/schema-churn.js';
+import { describeOnPostgres, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
 
 describeOnPostgres('table introspection on a database other clients change', () => {
   const env = testEnvironment('postgres');

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, login } from '../helpers/app.js';
+import { ADMIN_PASSWORD, login } from '#test/helpers/app.js';
 import { openTab, signIn } from './admin-page.js';
 import { describeInBrowser, expectCount, screenshot, useBrowserTest } from './browser.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, createUser, loginAsAdmin } from '../helpers/app.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
+import { ADMIN_PASSWORD, createUser, loginAsAdmin } from '#test/helpers/app.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 import { fitsWidth } from './admin-page.js';
 import {
   describeInBrowser,

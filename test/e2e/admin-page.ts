@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { ADMIN_PASSWORD } from '../helpers/app.js';
+import { ADMIN_PASSWORD } from '#test/helpers/app.js';
 import { screenshot } from './browser.js';
 
 /** Signs in through the form at /admin/ and waits for the administration to show. */

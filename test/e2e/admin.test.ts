@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createUser, login, loginAsAdmin } from '../helpers/app.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
+import { createUser, login, loginAsAdmin } from '#test/helpers/app.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 import {
   checkTabsAtBothWidths,
   manageUser,

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { buildTestApp, destroyTestEnvironment, type TestApp } from '../helpers/app.js';
-import { ensureWebBuild } from '../helpers/web-build.js';
+import { buildTestApp, destroyTestEnvironment, type TestApp } from '#test/helpers/app.js';
+import { ensureWebBuild } from '#test/helpers/web-build.js';
 
 /** Debian's Chromium unless LARDER_TEST_CHROMIUM names another binary. */
 export const CHROMIUM = process.env.LARDER_TEST_CHROMIUM || '/usr/bin/chromium';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { loginAsAdmin } from '../helpers/app.js';
+import { loginAsAdmin } from '#test/helpers/app.js';
 import { checkTabsAtBothWidths, openTab, signIn } from './admin-page.js';
 import { describeInBrowser, expectCount, screenshot, useBrowserTest } from './browser.js';
 

@@ -4,7 +4,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, launchBrowser, screenshot, useBrowserTest } from './browser.js';
-import { publishVersion } from '../releases/helpers.js';
+import { publishVersion } from '#test/releases/helpers.js';
 
 // jsqr is CommonJS whose typings declare an ES default export: take whichever is the function
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??

@@ -6,10 +6,10 @@ import {
   destroyTestEnvironment,
   testEnvironment,
   type TestApp,
-} from '../helpers/app.js';
-import { oidcEnv } from '../helpers/oidc-fixture.js';
-import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.js';
-import { ensureWebBuild } from '../helpers/web-build.js';
+} from '#test/helpers/app.js';
+import { oidcEnv } from '#test/helpers/oidc-fixture.js';
+import { startTestProvider, type TestProvider } from '#test/helpers/oidc-provider.js';
+import { ensureWebBuild } from '#test/helpers/web-build.js';
 import { openTab, signIn, userCard } from './admin-page.js';
 import {
   describeInBrowser,

@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { describe, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { loggerOptions } from '../../src/http/logging.js';
+import { buildApp } from '#src/app.js';
+import { loadConfig, type Config } from '#src/config.js';
+import { loggerOptions } from '#src/http/logging.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteAccess } from '../../src/http/access.js';
+import type { RouteAccess } from '#src/http/access.js';
 
 /**
  * The routes anybody may call that declare no policy (no guard and no `config.access`), by

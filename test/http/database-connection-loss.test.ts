@@ -7,7 +7,7 @@ import {
   destroyTestEnvironment,
   testEnvironment,
   type TestApp,
-} from '../helpers/app.js';
+} from '#test/helpers/app.js';
 
 /** A TCP relay to PostgreSQL whose open connections the test can cut, as a server restart would. */
 async function startRelay(target: URL) {

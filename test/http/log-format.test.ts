@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pretty from 'pino-pretty';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { logSeedAdmin, seedAdminBanner, usePrettyLogs } from '../../src/http/logging.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { loadConfig } from '#src/config.js';
+import { logSeedAdmin, seedAdminBanner, usePrettyLogs } from '#src/http/logging.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 
 describe('log format', () => {
   it('LARDER_LOG_FORMAT: auto by default; json, pretty; anything else refused', () => {

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { loggerOptions } from '../../src/http/logging.js';
+import { buildApp } from '#src/app.js';
+import { loadConfig } from '#src/config.js';
+import { loggerOptions } from '#src/http/logging.js';
 import {
   DIALECTS,
   createTestClock,
@@ -10,8 +10,8 @@ import {
   loginAsAdmin,
   testEnvironment,
   type Session,
-} from '../helpers/app.js';
-import { openSocket, refusedUpgradeStatus } from '../helpers/ws.js';
+} from '#test/helpers/app.js';
+import { openSocket, refusedUpgradeStatus } from '#test/helpers/ws.js';
 
 describe.each(DIALECTS)('tokens in URLs and the log (%s)', (dialect) => {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_TYPES_FILE, openApiDocument, renderApiTypes } from '../../scripts/api-types.js';
+import { API_TYPES_FILE, openApiDocument, renderApiTypes } from '#scripts/api-types.js';
 import type { OpenAPI3 } from 'openapi-typescript';
 
 // The document comes from route schemas alone, the same on either dialect: built once, on SQLite.

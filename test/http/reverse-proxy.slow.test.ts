@@ -4,9 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-import { http, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { multipart, resourceMetadata } from '../resources/helpers.js';
+import { ADMIN_PASSWORD, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+import { multipart, resourceMetadata } from '#test/resources/helpers.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 const OPERATIONS = path.resolve(import.meta.dirname, '../../docs/operations.md');

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../helpers/fixtures.js';
-import { fastifyKeyOfOpenApi, publicRoutes } from '../helpers/public-routes.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { fastifyKeyOfOpenApi, publicRoutes } from '#test/helpers/public-routes.js';
 
 /**
  * Every documented route either is public (test/helpers/public-routes.ts: its declared policy, or

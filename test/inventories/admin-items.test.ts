@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)("the admin's read-only items view (%s)", (dialect) => {
   const t = useTestApp(dialect);

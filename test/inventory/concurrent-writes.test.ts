@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket } from '../helpers/ws.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket } from '#test/helpers/ws.js';
 import { call, itemBody, seedBasics, updateFor } from './helpers.js';
 
 // Writes that arrive together (on SQLite they share one COMMIT): each is answered for itself,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestClock, type TestClock } from '../helpers/app.js';
+import { createTestClock, type TestClock } from '#test/helpers/app.js';
 
 /** The test day: far from the real one, so nothing depends on when the suite runs. */
 export const TODAY = '2030-03-10';

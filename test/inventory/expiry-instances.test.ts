@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { describeOnPostgres } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
+import { describeOnPostgres } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
 import { EXPIRY_ENV, at, clockAt, dayOffset, sign, webhookReceiver } from './expiry-helpers.js';
 import { call, itemBody, seedBasics, share } from './helpers.js';
 

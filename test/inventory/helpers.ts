@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Session } from '../helpers/app.js';
-import type { TestSocket } from '../helpers/ws.js';
+import type { Session } from '#test/helpers/app.js';
+import type { TestSocket } from '#test/helpers/ws.js';
 
 export interface Reply<T = any> {
   status: number;

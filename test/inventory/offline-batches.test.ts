@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { openSocket } from '../helpers/ws.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { openSocket } from '#test/helpers/ws.js';
 import { call, itemBody, updateFor } from './helpers.js';
 import { op, useOfflineQueue } from './offline-helpers.js';
 

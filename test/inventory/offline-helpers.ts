@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, expect } from 'vitest';
-import type { Session, TestDialect } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import type { TestSocket } from '../helpers/ws.js';
+import type { Session, TestDialect } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import type { TestSocket } from '#test/helpers/ws.js';
 import { call, itemBody, seedBasics, share } from './helpers.js';
 
 export const MINUTE = 60_000;

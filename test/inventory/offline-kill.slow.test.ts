@@ -4,8 +4,8 @@ import {
   DIALECTS,
   destroyTestEnvironment,
   testEnvironment,
-} from '../helpers/app.js';
-import { http, startServer, type ServerProcess } from '../helpers/server-process.js';
+} from '#test/helpers/app.js';
+import { http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
 
 /**
  * The app's queue is safe to retry across a crash: the server is SIGKILLed while a 1,000-op

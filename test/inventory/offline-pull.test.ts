@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, type Session } from '../helpers/app.js';
+import { DIALECTS, type Session } from '#test/helpers/app.js';
 import { call, itemBody } from './helpers.js';
 import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
 

@@ -10,7 +10,7 @@ import {
   testEnvironment,
   type Session,
   type TestApp,
-} from '../helpers/app.js';
+} from '#test/helpers/app.js';
 import { call, seedBasics, share } from './helpers.js';
 import { T0, model, type Field, type QueuedOp, type Values } from './offline-model.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin } from '../helpers/app.js';
-import { inTestApp } from '../helpers/fixtures.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { DIALECTS, createUser, loginAsAdmin } from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
+import { ConfigError, loadConfig } from '#src/config.js';
 import { call, itemBody, seedBasics } from './helpers.js';
 import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
 

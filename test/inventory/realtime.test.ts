@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, type Session, type TestApp } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, type TestSocket } from '../helpers/ws.js';
+import { DIALECTS, type Session, type TestApp } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, type TestSocket } from '#test/helpers/ws.js';
 import { call, itemBody, seedBasics, share, updateFor } from './helpers.js';
 
 describe.each(DIALECTS)('inventory changes reach the members’ sockets (%s)', (dialect) => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, share, wholeInventory } from './helpers.js';
 
 describe.each(DIALECTS)('isolation and sharing (%s)', (dialect) => {

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, describeOnPostgres, login, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { buildTestApp } from '../helpers/app.js';
+import { DIALECTS, describeOnPostgres, login, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { buildTestApp } from '#test/helpers/app.js';
 import { call, itemBody, share, wholeInventory } from './helpers.js';
 
 /** GET /api/inventory as a client sends it; `etag` from a previous answer, when given. */

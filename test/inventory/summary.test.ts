@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, login } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, seedBasics } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import type { Session } from '../helpers/app.js';
+import type { Session } from '#test/helpers/app.js';
 import { call } from './helpers.js';
 
 /** An inventory by names only: what must survive an export and an import elsewhere. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody } from './helpers.js';
 
 const importCsv = (

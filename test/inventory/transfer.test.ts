@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, type TestSocket } from '../helpers/ws.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, type TestSocket } from '#test/helpers/ws.js';
 import { call, itemBody, updateFor } from './helpers.js';
 import { importBody, snapshotByNames } from './transfer-helpers.js';
 

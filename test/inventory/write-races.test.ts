@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findItemStates } from '../../src/inventory/items/items.repository.js';
-import { casUpdateItem } from '../../src/inventory/items/items.cas.repository.js';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { findItemStates } from '#src/inventory/items/items.repository.js';
+import { casUpdateItem } from '#src/inventory/items/items.cas.repository.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, seedBasics } from './helpers.js';
 
 // Writers racing on one inventory. On PostgreSQL a PATCH is one statement that writes only if the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, createUser, loginAsAdmin, type Session } from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, createUser, loginAsAdmin, type Session } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { sendMessage } from './helpers.js';
 
 describe.each(DIALECTS)('GET /api/messages/{userId} and GET /api/users (%s)', (dialect) => {

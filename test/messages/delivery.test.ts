@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
+import { DIALECTS, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
 import { sendMessage } from './helpers.js';
 
 describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Session } from '../helpers/app.js';
+import type { Session } from '#test/helpers/app.js';
 
 /** Sends a message through POST /api/messages and returns it as stored (a 201 is expected). */
 export async function sendMessage(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/realtime/bus.js';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
+import type { BusEvent } from '#src/realtime/bus.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
 import { sendMessage } from './helpers.js';
 
 // On a busy PostgreSQL a message's event can arrive after its receiver reconnected and already got

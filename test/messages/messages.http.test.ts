@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 
 describe.each(DIALECTS)('messages over HTTP (%s)', (dialect) => {
   const t = useTestApp(dialect);

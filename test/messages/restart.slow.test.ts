@@ -4,8 +4,8 @@ import {
   DIALECTS,
   destroyTestEnvironment,
   testEnvironment,
-} from '../helpers/app.js';
-import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
+} from '#test/helpers/app.js';
+import { connect, http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
 
 describe.each(DIALECTS)('a server killed right after answering 201 (%s)', (dialect) => {
   const env = testEnvironment(dialect, { LARDER_LOG_LEVEL: 'warn' });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, DIALECTS, bearer } from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
-import { postBackup } from '../backups/helpers.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
-import { sendMessage } from '../messages/helpers.js';
+import { ADMIN_TOKEN, DIALECTS, bearer } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { postBackup } from '#test/backups/helpers.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
+import { sendMessage } from '#test/messages/helpers.js';
 
 /** The value of one sample line, e.g. `name{a="b"} 3`; undefined when absent. */
 function sample(text: string, series: string): number | undefined {

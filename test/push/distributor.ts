@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import * as ece from 'http_ece';
 import { importJWK, jwtVerify } from 'jose';
 import { expect } from 'vitest';
-import type { Session } from '../helpers/app.js';
-import { waitFor } from '../helpers/ws.js';
+import type { Session } from '#test/helpers/app.js';
+import { waitFor } from '#test/helpers/ws.js';
 
 /** One push the stand-in received, decrypted and its VAPID authorization verified. */
 export interface Push {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, PUSH_BURST, backoffMs } from '../../src/push/push.delivery.js';
-import { MAX_BODY_BYTES } from '../../src/push/push.payload.js';
-import { DIALECTS } from '../helpers/app.js';
-import { call } from '../inventory/helpers.js';
-import { sendMessage } from '../messages/helpers.js';
+import { MAX_ATTEMPTS, PUSH_BURST, backoffMs } from '#src/push/push.delivery.js';
+import { MAX_BODY_BYTES } from '#src/push/push.payload.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { call } from '#test/inventory/helpers.js';
+import { sendMessage } from '#test/messages/helpers.js';
 import { deliveries, subscribe, type Distributor } from './distributor.js';
 import { usePushApp } from './push-app.js';
 

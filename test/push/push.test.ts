@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inventoryNotice } from '../../src/push/push.realtime.js';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
-import { at, dayOffset } from '../inventory/expiry-helpers.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
-import { sendMessage } from '../messages/helpers.js';
+import { inventoryNotice } from '#src/push/push.realtime.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
+import { at, dayOffset } from '#test/inventory/expiry-helpers.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { sendMessage } from '#test/messages/helpers.js';
 import { startDistributor, subscribe, type Distributor } from './distributor.js';
 import { usePushApp } from './push-app.js';
 

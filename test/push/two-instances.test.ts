@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/realtime/bus.js';
-import { describeOnPostgres } from '../helpers/app.js';
-import { useTestApp, type TestAppFixture } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
-import { sendMessage } from '../messages/helpers.js';
+import type { BusEvent } from '#src/realtime/bus.js';
+import { describeOnPostgres } from '#test/helpers/app.js';
+import { useTestApp, type TestAppFixture } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { sendMessage } from '#test/messages/helpers.js';
 import {
   PUSH_ENV,
   deliveries,

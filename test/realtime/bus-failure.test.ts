@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventBus } from '../../src/realtime/bus.js';
+import type { EventBus } from '#src/realtime/bus.js';
 import {
   DIALECTS,
   createUser,
@@ -7,8 +7,8 @@ import {
   loginAsAdmin,
   withTestApp,
   type Session,
-} from '../helpers/app.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
+} from '#test/helpers/app.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 // Every event follows a committed change: when the bus fails, the change has happened all the
 // same, so the request still succeeds and the change is stored.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
 
 describe.each(DIALECTS)('inventoryUpdated fan-out under a burst of writes (%s)', (dialect) => {
   const t = useTestApp(dialect);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ClientFrameSchema, ServerFrameSchema } from '../../src/realtime/frames.js';
+import { ClientFrameSchema, ServerFrameSchema } from '#src/realtime/frames.js';
 
 const API_DOC = path.resolve(import.meta.dirname, '../../docs/api.md');
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin, type Session } from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
-import { openSocket, refusedUpgradeStatus, waitFor, type TestSocket } from '../helpers/ws.js';
+import { DIALECTS, loginAsAdmin, type Session } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, refusedUpgradeStatus, waitFor, type TestSocket } from '#test/helpers/ws.js';
 
 describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
   const t = useTestApp(dialect);

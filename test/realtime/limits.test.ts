@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, bearer, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor, type TestSocket } from '../helpers/ws.js';
-import { sendMessage } from '../messages/helpers.js';
+import { DIALECTS, bearer, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
+import { sendMessage } from '#test/messages/helpers.js';
 import { startOverloadedApp, type OverloadedApp } from './overloaded-app.js';
 
 /** Per-user limits that no household reaches (docs/api.md), each through HTTP or a socket. */

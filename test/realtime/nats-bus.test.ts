@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { MAX_PAYLOAD_BYTES, type BusEvent, type EventBus } from '../../src/realtime/bus.js';
-import { createNatsEventBus, natsOptions, natsSubject } from '../../src/realtime/bus.nats.js';
-import { waitFor } from '../helpers/ws.js';
+import { ConfigError, loadConfig } from '#src/config.js';
+import { MAX_PAYLOAD_BYTES, type BusEvent, type EventBus } from '#src/realtime/bus.js';
+import { createNatsEventBus, natsOptions, natsSubject } from '#src/realtime/bus.nats.js';
+import { waitFor } from '#test/helpers/ws.js';
 import { NATS_URL, describeOnNats } from './nats-helpers.js';
 
 /** A logger that keeps its messages, to see what the bus reported. */

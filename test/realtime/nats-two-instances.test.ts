@@ -1,12 +1,12 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/realtime/bus.js';
-import { natsSubject } from '../../src/realtime/bus.nats.js';
-import { HAS_POSTGRES } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
-import { call, itemBody, seedBasics, share, updateFor } from '../inventory/helpers.js';
-import { sendMessage } from '../messages/helpers.js';
+import type { BusEvent } from '#src/realtime/bus.js';
+import { natsSubject } from '#src/realtime/bus.nats.js';
+import { HAS_POSTGRES } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
+import { call, itemBody, seedBasics, share, updateFor } from '#test/inventory/helpers.js';
+import { sendMessage } from '#test/messages/helpers.js';
 import { NATS_URL } from './nats-helpers.js';
 
 const why = !HAS_POSTGRES

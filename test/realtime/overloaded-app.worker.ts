@@ -7,7 +7,7 @@ import {
   loginAsAdmin,
   testEnvironment,
   login,
-} from '../helpers/app.js';
+} from '#test/helpers/app.js';
 
 /**
  * An app with the overload check on (30 ms), on its own thread with its own event loop: told to,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgEventBus, type EventBus } from '../../src/realtime/bus.js';
-import { describeOnPostgres } from '../helpers/app.js';
+import { createPgEventBus, type EventBus } from '#src/realtime/bus.js';
+import { describeOnPostgres } from '#test/helpers/app.js';
 
 const silent = { warn() {}, error() {}, info() {}, debug() {} } as never;
 

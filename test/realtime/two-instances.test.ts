@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
-import { describeOnPostgres } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket, waitFor } from '../helpers/ws.js';
-import { call, itemBody, seedBasics, share, updateFor } from '../inventory/helpers.js';
-import { sendMessage } from '../messages/helpers.js';
+import { describeOnPostgres } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket, waitFor } from '#test/helpers/ws.js';
+import { call, itemBody, seedBasics, share, updateFor } from '#test/inventory/helpers.js';
+import { sendMessage } from '#test/messages/helpers.js';
 
 // Instances share events only through PostgreSQL (LISTEN/NOTIFY): SQLite means one instance.
 describeOnPostgres('two instances on one database', () => {

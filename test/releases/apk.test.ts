@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, DIALECTS } from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
-import { MAX_APK_BYTES } from '../../src/releases/apk-upload.js';
+import { ADMIN_TOKEN, DIALECTS } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { MAX_APK_BYTES } from '#src/releases/apk-upload.js';
 
 const APK_TYPE = 'application/vnd.android.package-archive';
 const apkBytes = (fill: number) =>

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_TOKEN, bearer } from '../helpers/app.js';
+import { ADMIN_TOKEN, bearer } from '#test/helpers/app.js';
 
 /** POST /api/admin/version with the static admin token, as a release script calls it. */
 export function publishVersion(

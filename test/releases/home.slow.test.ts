@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { ensureWebBuild } from '../helpers/web-build.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { ensureWebBuild } from '#test/helpers/web-build.js';
 import { publishVersion } from './helpers.js';
 
 const HOST = { host: 'larder.example:8080' };

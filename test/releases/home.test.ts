@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { createReleasesService } from '../../src/releases/releases.service.js';
-import { createWebAssets } from '../../src/releases/web-assets.js';
-import { createFolderStorage } from '../../src/storage/folder.storage.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { createReleasesService } from '#src/releases/releases.service.js';
+import { createWebAssets } from '#src/releases/web-assets.js';
+import { createFolderStorage } from '#src/storage/folder.storage.js';
 
 // The pages as served with a web build are in home.slow.test.ts: it builds web/dist when needed.
 describe('without a web build', () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { fileResponseCases } from '../helpers/file-responses.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { fileResponseCases } from '#test/helpers/file-responses.js';
 
 const APK = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
 

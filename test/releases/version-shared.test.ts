@@ -6,10 +6,10 @@ import {
   describeOnPostgres,
   destroyTestEnvironment,
   testEnvironment,
-} from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
-import { waitFor } from '../helpers/ws.js';
-import { useOtherHost } from '../auth/keys-tokens.js';
+} from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { waitFor } from '#test/helpers/ws.js';
+import { useOtherHost } from '#test/auth/keys-tokens.js';
 import { publishVersion } from './helpers.js';
 
 const fileIn = (dataDir: string) => path.join(dataDir, 'version.json');

@@ -7,8 +7,8 @@ import {
   buildTestApp,
   destroyTestEnvironment,
   testEnvironment,
-} from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+} from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { publishVersion } from './helpers.js';
 
 const HOST = { host: 'larder.example:8080' };

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureWebBuild, WEB_DIST } from '../helpers/web-build.js';
+import { ensureWebBuild, WEB_DIST } from '#test/helpers/web-build.js';
 
 const root = path.resolve(WEB_DIST, '..', '..');
 

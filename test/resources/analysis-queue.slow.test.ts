@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_QUEUED_ANALYSES } from '../../src/resources/analysis/analysis.pool.js';
+import { MAX_QUEUED_ANALYSES } from '#src/resources/analysis/analysis.pool.js';
 import {
   buildTestApp,
   destroyTestEnvironment,
@@ -9,7 +9,7 @@ import {
   testEnvironment,
   type Session,
   type TestApp,
-} from '../helpers/app.js';
+} from '#test/helpers/app.js';
 import { analyze, filesUnder } from './helpers.js';
 import { slowZip } from './hostile-files.js';
 

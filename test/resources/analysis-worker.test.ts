@@ -4,9 +4,9 @@ const pristine = { stringify: JSON.stringify, parse: JSON.parse };
 
 const path = await import('node:path');
 const { afterAll, beforeAll, describe, expect, it } = await import('vitest');
-const { loadConfig, ConfigError } = await import('../../src/config.js');
+const { loadConfig, ConfigError } = await import('#src/config.js');
 const { buildTestApp, destroyTestEnvironment, DIALECTS, loginAsAdmin, testEnvironment } =
-  await import('../helpers/app.js');
+  await import('#test/helpers/app.js');
 const { analyze, filesUnder } = await import('./helpers.js');
 const { slowZip } = await import('./hostile-files.js');
 

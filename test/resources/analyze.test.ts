@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { analyze, filesUnder, fixture } from './helpers.js';
 
 describe.each(DIALECTS)('analyze: metadata from real files (%s)', (dialect) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin, withTestApp, type Session } from '../helpers/app.js';
+import { DIALECTS, loginAsAdmin, withTestApp, type Session } from '#test/helpers/app.js';
 import { analyze, filesUnder } from './helpers.js';
 import * as hostile from './hostile-files.js';
 import { zipOf } from './zip-writer.js';

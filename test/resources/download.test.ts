@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
-import { fileResponseCases } from '../helpers/file-responses.js';
+import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { fileResponseCases } from '#test/helpers/file-responses.js';
 import { fixture, sha256, upload } from './helpers.js';
 
 describe.each(DIALECTS)('resource downloads (%s)', (dialect) => {

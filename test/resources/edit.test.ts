@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { fixture, resourceMetadata as metadata, upload } from './helpers.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

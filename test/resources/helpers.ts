@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Session } from '../helpers/app.js';
+import type { Session } from '#test/helpers/app.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/resources');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));

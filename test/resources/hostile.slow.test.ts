@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYSIS_MEMORY_BUDGET_BYTES } from '../../src/resources/analysis/analysis.pool.js';
+import { ANALYSIS_MEMORY_BUDGET_BYTES } from '#src/resources/analysis/analysis.pool.js';
 import {
   buildTestApp,
   destroyTestEnvironment,
@@ -13,8 +13,8 @@ import {
   testEnvironment,
   type Session,
   type TestApp,
-} from '../helpers/app.js';
-import { watchServer } from '../helpers/event-loop-watchdog.js';
+} from '#test/helpers/app.js';
+import { watchServer } from '#test/helpers/event-loop-watchdog.js';
 import { filesUnder, FIXTURES } from './helpers.js';
 import * as hostile from './hostile-files.js';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { analyze, filesUnder, fixture, upload } from './helpers.js';
 import { zipOf } from './zip-writer.js';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTestClock, DIALECTS, loginAsAdmin, type Session } from '../helpers/app.js';
-import { inTestApp, useTestApp } from '../helpers/fixtures.js';
+import { createTestClock, DIALECTS, loginAsAdmin, type Session } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { analyze, filesUnder } from './helpers.js';
 
 describe.each(DIALECTS)('analyze staging area (%s)', (dialect) => {

@@ -5,7 +5,7 @@ import {
   describeOnPostgres,
   destroyTestEnvironment,
   testEnvironment,
-} from '../helpers/app.js';
+} from '#test/helpers/app.js';
 
 const OWN = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 

@@ -8,10 +8,10 @@ import {
   destroyTestEnvironment,
   login,
   testEnvironment,
-} from '../helpers/app.js';
-import { runCli } from '../cli/run-cli.js';
-import { inTestApp } from '../helpers/fixtures.js';
-import { connect, http, startServer, type ServerProcess } from '../helpers/server-process.js';
+} from '#test/helpers/app.js';
+import { runCli } from '#test/cli/run-cli.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
+import { connect, http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
 
 describeOnPostgres('two server processes on one schema and one data dir', () => {
   let env: Record<string, string>;

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AccessPolicy, RouteAccess } from '../../src/http/access.js';
-import { ADMIN_TOKEN, DIALECTS, bearer, login, loginAsAdmin } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { isListedPublic, unmatchedPublicEntries } from '../helpers/public-routes.js';
+import type { AccessPolicy, RouteAccess } from '#src/http/access.js';
+import { ADMIN_TOKEN, DIALECTS, bearer, login, loginAsAdmin } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { isListedPublic, unmatchedPublicEntries } from '#test/helpers/public-routes.js';
 
 /**
  * The authorization matrix (issue 13): every route Fastify registered × every kind of caller →

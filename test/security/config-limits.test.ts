@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '#src/config.js';
 
 describe('server limits and public URL in the configuration', () => {
   it('has defaults for every limit', () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useListeningApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useListeningApp } from '#test/helpers/fixtures.js';
 
 /**
  * Issue 13 rows 9 and 15 through a real port: the server's connection limits (configured small

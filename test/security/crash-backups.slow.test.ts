@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-import { http as call, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { runCli } from '../cli/run-cli.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { http as call, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+import { runCli } from '#test/cli/run-cli.js';
 import {
   HOUR_AGO,
   killedRestore,

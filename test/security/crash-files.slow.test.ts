@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-import { http as call, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { http as call, startServer, type ServerProcess } from '#test/helpers/server-process.js';
 import {
   HOUR_AGO,
   MB,

@@ -6,8 +6,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { ADMIN_PASSWORD } from '../helpers/app.js';
-import { http as call } from '../helpers/server-process.js';
+import { ADMIN_PASSWORD } from '#test/helpers/app.js';
+import { http as call } from '#test/helpers/server-process.js';
 
 /** What the crash tests of files share: bodies sent slowly, temp files, a killed restore. */
 export const MB = 1024 * 1024;

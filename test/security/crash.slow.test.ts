@@ -6,8 +6,8 @@ import {
   DIALECTS,
   destroyTestEnvironment,
   testEnvironment,
-} from '../helpers/app.js';
-import { http, startServer, type ServerProcess } from '../helpers/server-process.js';
+} from '#test/helpers/app.js';
+import { http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
 
 /**
  * Crash safety: the server is SIGKILLed while a whole-inventory PUT and a version write are in

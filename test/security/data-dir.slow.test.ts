@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin } from '../helpers/app.js';
-import { inTestApp } from '../helpers/fixtures.js';
-import { resourceMetadata, upload } from '../resources/helpers.js';
+import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
+import { resourceMetadata, upload } from '#test/resources/helpers.js';
 
 /** Issue 13 rows 10 and 12: several apps per dialect, so in the slow tier. */
 describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {

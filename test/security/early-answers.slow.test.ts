@@ -2,8 +2,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useListeningApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useListeningApp } from '#test/helpers/fixtures.js';
 
 const EIGHT_MIB = 8 * 1024 * 1024;
 const CHUNK = 256 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { fuzzMultipart, fuzzRoutes, fuzzSocketFrames, type FuzzFigures } from './fuzz.js';
 
 /** The larger fuzz run of the slow tier; prints its figures. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { fuzzMultipart, fuzzRoutes, fuzzSocketFrames, type FuzzFigures } from './fuzz.js';
 
 /** The CI-sized fuzz run (a larger one is fuzz.slow.test.ts): seconds per dialect. */

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { listTables } from '../../src/backups/backups.repository.js';
+import { listTables } from '#src/backups/backups.repository.js';
 import WebSocket from 'ws';
 import { expect } from 'vitest';
-import type { Session } from '../helpers/app.js';
-import { wsBase } from '../helpers/ws.js';
-import { fixture, multipart, resourceMetadata } from '../resources/helpers.js';
+import type { Session } from '#test/helpers/app.js';
+import { wsBase } from '#test/helpers/ws.js';
+import { fixture, multipart, resourceMetadata } from '#test/resources/helpers.js';
 import {
   Deep,
   bodyFor,

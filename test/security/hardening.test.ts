@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { fixture, multipart, resourceMetadata } from '../resources/helpers.js';
+import { DIALECTS, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { fixture, multipart, resourceMetadata } from '#test/resources/helpers.js';
 
 /** The findings of issue 13 that a client sees through the API, on each dialect. */
 describe.each(DIALECTS)('hardening (%s)', (dialect) => {

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundError, createOutbound } from '../../src/outbound/outbound.js';
+import { OutboundError, createOutbound } from '#src/outbound/outbound.js';
 
 /**
  * The outbound module's bounds (issue 25 row 10) against a local server: the deadline, the size

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import {
   EXPIRY_ENV,
   at,
   clockAt,
   dayOffset,
   webhookReceiver,
-} from '../inventory/expiry-helpers.js';
-import { call, itemBody, seedBasics } from '../inventory/helpers.js';
+} from '#test/inventory/expiry-helpers.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 const SECRET = 'long-enough-secret';
 

@@ -1,11 +1,16 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, DIALECTS, destroyTestEnvironment, testEnvironment } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { fileResponseCases } from '../helpers/file-responses.js';
-import { postBackup } from '../backups/helpers.js';
-import { analyze, filesUnder, fixture, sha256, upload } from '../resources/helpers.js';
+import {
+  ADMIN_TOKEN,
+  DIALECTS,
+  destroyTestEnvironment,
+  testEnvironment,
+} from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { fileResponseCases } from '#test/helpers/file-responses.js';
+import { postBackup } from '#test/backups/helpers.js';
+import { analyze, filesUnder, fixture, sha256, upload } from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from './s3-peer.js';
 
 /** One app with LARDER_STORAGE=s3 against s3rver; its environment is removed afterwards. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '#src/config.js';
 
 const BASE = { LARDER_DATA_DIR: '/tmp/larder-config-test' };
 const S3 = {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../../src/storage/s3.storage.js';
+import type { S3Settings } from '#src/storage/s3.storage.js';
 
 export interface S3Peer {
   settings: S3Settings;

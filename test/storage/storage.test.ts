@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFolderStorage } from '../../src/storage/folder.storage.js';
-import { createS3Storage } from '../../src/storage/s3.storage.js';
-import { hashObject, StorageExistsError, type Storage } from '../../src/storage/storage.js';
+import { createFolderStorage } from '#src/storage/folder.storage.js';
+import { createS3Storage } from '#src/storage/s3.storage.js';
+import { hashObject, StorageExistsError, type Storage } from '#src/storage/storage.js';
 import { startS3Peer, type S3Peer } from './s3-peer.js';
 
 interface Subject {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, login, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
-import { openSocket } from '../helpers/ws.js';
+import { DIALECTS, login, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { openSocket } from '#test/helpers/ws.js';
 
 /** Issue 25 row 9: a second admin, granted and revoked through PUT /api/admin/users/{id}. */
 describe.each(DIALECTS)('admin: the admin role (%s)', (dialect) => {

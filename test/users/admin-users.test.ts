@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, login, type Session } from '../helpers/app.js';
-import { useTestApp } from '../helpers/fixtures.js';
+import { DIALECTS, login, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OidcConfig } from '../../config.js';
-import { isUniqueViolation } from '../../db/executor.js';
-import type { DB } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
-import type { Account, UsersService } from '../../users/users.service.js';
+import type { OidcConfig } from '#src/config.js';
+import { isUniqueViolation } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import { AppError } from '#src/http/errors.js';
+import type { Account, UsersService } from '#src/users/users.service.js';
 import type { ProviderIdentity } from './oidc.client.js';
 import * as repo from './oidc.repository.js';
 import { usernameCandidates } from './oidc.usernames.js';

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { OidcConfig } from '../../config.js';
+import type { OidcConfig } from '#src/config.js';
 
 /** What Larder reads about the person who signed in at the provider. */
 export interface ProviderIdentity {

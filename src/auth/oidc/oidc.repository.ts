@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/executor.js';
-import type { OidcCodesTable, OidcLinksTable, OidcRequestsTable } from '../../db/types.js';
+import type { Executor } from '#src/db/executor.js';
+import type { OidcCodesTable, OidcLinksTable, OidcRequestsTable } from '#src/db/types.js';
 
 export type OidcRequestRow = OidcRequestsTable;
 

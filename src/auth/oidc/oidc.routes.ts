@@ -1,14 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
-import type { Guards } from '../../http/auth.js';
-import { callerOf } from '../../http/auth.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import { originOf } from '../../http/origin.js';
-import { errors, refTo } from '../../http/schemas.js';
-import { noContent } from '../../http/route-docs.js';
-import { LoginResponseSchema } from '../auth.schemas.js';
+import type { Config } from '#src/config.js';
+import type { Guards } from '#src/http/auth.js';
+import { callerOf } from '#src/http/auth.js';
+import { badRequest, notFound } from '#src/http/errors.js';
+import { originOf } from '#src/http/origin.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { noContent } from '#src/http/route-docs.js';
+import { LoginResponseSchema } from '#src/auth/auth.schemas.js';
 import { CALLBACK_PATH, type OidcService } from './oidc.service.js';
 import {
   CallbackQuery,

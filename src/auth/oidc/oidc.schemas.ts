@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '#src/http/schemas.js';
 
 export const OidcInfo = Type.Object({
   enabled: Type.Boolean({ description: 'sign-in through the identity provider is set up' }),

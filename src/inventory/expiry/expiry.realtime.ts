@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthUser } from '../../auth/auth.service.js';
-import type { EventBus } from '../../realtime/bus.js';
-import type { ServerFrame } from '../../realtime/frames.js';
+import type { AuthUser } from '#src/auth/auth.service.js';
+import type { EventBus } from '#src/realtime/bus.js';
+import type { ServerFrame } from '#src/realtime/frames.js';
 import type { ExpiryService } from './expiry.service.js';
 
 /** What the expiry digest needs from the socket manager (src/realtime/hub.ts). */

@@ -1,11 +1,11 @@
-import type { Executor } from '../../db/executor.js';
-import { claimLease, dueRows } from '../../db/lease.js';
-import { Prepared } from '../../db/prepared.js';
+import type { Executor } from '#src/db/executor.js';
+import { claimLease, dueRows } from '#src/db/lease.js';
+import { Prepared } from '#src/db/prepared.js';
 import type {
   ExpiryDigestsTable,
   InventoryWebhooksTable,
   WebhookDeliveriesTable,
-} from '../../db/types.js';
+} from '#src/db/types.js';
 
 // asked at every socket connect: prepared once
 const digestOf = new Prepared<ExpiryDigestsTable>(

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf, type Guards } from '../../http/auth.js';
-import { errors, IdParams, refTo } from '../../http/schemas.js';
-import { docs, noContent } from '../../http/route-docs.js';
-import { common, WHO } from '../inventory.schemas.js';
+import { callerOf, type Guards } from '#src/http/auth.js';
+import { errors, IdParams, refTo } from '#src/http/schemas.js';
+import { docs, noContent } from '#src/http/route-docs.js';
+import { common, WHO } from '#src/inventory/inventory.schemas.js';
 import {
   ExpiringItemSchema,
   ExpiringQuery,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '#src/http/schemas.js';
 
 export const DEFAULT_NOTICE_DAYS = 14;
 export const DEFAULT_DIGEST_HOUR = 8;

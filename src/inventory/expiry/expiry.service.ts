@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import crypto from 'node:crypto';
-import type { DB } from '../../db/types.js';
-import type { InventoriesService } from '../../inventories/inventories.service.js';
-import type { EventBus } from '../../realtime/bus.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import type { ItemsService } from '../items/items.service.js';
-import type { SettingsService } from '../settings/settings.service.js';
+import type { DB } from '#src/db/types.js';
+import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { EventBus } from '#src/realtime/bus.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import type { ItemsService } from '#src/inventory/items/items.service.js';
+import type { SettingsService } from '#src/inventory/settings/settings.service.js';
 import { webhookBody } from './expiry.digest.js';
 import * as repo from './expiry.repository.js';
 import {

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '../../db/types.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import type { InventoriesService } from '../../inventories/inventories.service.js';
-import { OutboundError, type Outbound } from '../../outbound/outbound.js';
+import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '#src/db/types.js';
+import { badRequest, notFound } from '#src/http/errors.js';
+import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import { OutboundError, type Outbound } from '#src/outbound/outbound.js';
 import * as repo from './expiry.repository.js';
 import type { Webhook, WebhookInput } from './expiry.schemas.js';
 

@@ -1,6 +1,6 @@
-import { Prepared } from '../../db/prepared.js';
-import type { Executor } from '../../db/executor.js';
-import type { ItemsStateTable } from '../../db/types.js';
+import { Prepared } from '#src/db/prepared.js';
+import type { Executor } from '#src/db/executor.js';
+import type { ItemsStateTable } from '#src/db/types.js';
 import { STATE_COLUMNS } from './items.repository.js';
 
 /** The columns a write of one item sets (its keys stay; its revision is the bumped one). */

@@ -1,15 +1,15 @@
-import type { Executor } from '../../db/executor.js';
-import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
+import type { Executor } from '#src/db/executor.js';
+import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
+import { AppError } from '#src/http/errors.js';
 import {
   itemFields,
   sameItemContent,
   toItem,
   valuesOfFields,
   type ItemFields,
-} from '../inventory.mapper.js';
-import type { Attempt, Moment } from '../inventory.mutate.js';
-import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
+} from '#src/inventory/inventory.mapper.js';
+import type { Attempt, Moment } from '#src/inventory/inventory.mutate.js';
+import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
 import { casUpdateItem } from './items.cas.repository.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
 import { findItemStates } from './items.repository.js';

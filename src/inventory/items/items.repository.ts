@@ -1,6 +1,6 @@
-import { Prepared, ROWS_PER_INSERT, bulkInsert } from '../../db/prepared.js';
-import type { Executor } from '../../db/executor.js';
-import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
+import { Prepared, ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
+import type { Executor } from '#src/db/executor.js';
+import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
 
 /**
  * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page

@@ -1,8 +1,15 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../../http/auth.js';
-import { errors } from '../../http/schemas.js';
-import { noContent } from '../../http/route-docs.js';
-import { EpochMs, ItemId, ItemInput, ItemPatch, common, WHO } from '../inventory.schemas.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
+import { noContent } from '#src/http/route-docs.js';
+import {
+  EpochMs,
+  ItemId,
+  ItemInput,
+  ItemPatch,
+  common,
+  WHO,
+} from '#src/inventory/inventory.schemas.js';
 import type { ItemsService } from './items.service.js';
 
 const ItemParams = Type.Object({ id: ItemId });

@@ -1,16 +1,21 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { timeSlicer } from '../../db/prepared.js';
-import type { DB, ItemsTable } from '../../db/types.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { itemFields, sameItemContent, toItem, type ItemFields } from '../inventory.mapper.js';
-import type { Mutate, MutationContext } from '../inventory.mutate.js';
-import { readConsistently } from '../inventory.repository.js';
-import { namedExist } from '../named/named.repository.js';
+import { timeSlicer } from '#src/db/prepared.js';
+import type { DB, ItemsTable } from '#src/db/types.js';
+import { badRequest, conflict, notFound } from '#src/http/errors.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import {
+  itemFields,
+  sameItemContent,
+  toItem,
+  type ItemFields,
+} from '#src/inventory/inventory.mapper.js';
+import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
+import { readConsistently } from '#src/inventory/inventory.repository.js';
+import { namedExist } from '#src/inventory/named/named.repository.js';
 import { openItems, type OpenItems } from './items.writer.js';
 import { patchAttempt, planPatch, restWrite, staleUpdate } from './items.patch.js';
-import type { Item, ItemInput, ItemPatch } from '../inventory.schemas.js';
+import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
 import * as repo from './items.repository.js';
 
 /** An item as the expiry list shows it. */

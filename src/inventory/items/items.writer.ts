@@ -1,7 +1,7 @@
-import type { ItemsStateTable, ItemsTable } from '../../db/types.js';
-import { toItem } from '../inventory.mapper.js';
-import type { Item } from '../inventory.schemas.js';
-import type { MutationContext } from '../inventory.mutate.js';
+import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
+import { toItem } from '#src/inventory/inventory.mapper.js';
+import type { Item } from '#src/inventory/inventory.schemas.js';
+import type { MutationContext } from '#src/inventory/inventory.mutate.js';
 import {
   applyAdjust,
   applyWrite,

@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/executor.js';
-import { Prepared } from '../../db/prepared.js';
-import type { NamedEntityTable } from '../../db/types.js';
-import { conflict } from '../../http/errors.js';
-import { chunks } from '../inventory.repository.js';
+import type { Executor } from '#src/db/executor.js';
+import { Prepared } from '#src/db/prepared.js';
+import type { NamedEntityTable } from '#src/db/types.js';
+import { conflict } from '#src/http/errors.js';
+import { chunks } from '#src/inventory/inventory.repository.js';
 
 /** Categories and locations: two tables of the same shape. */
 export type NamedTable = 'categories' | 'locations';

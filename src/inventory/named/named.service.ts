@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { DB, NamedEntityTable } from '../../db/types.js';
-import { badRequest, conflict } from '../../http/errors.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { nameKey, toNamed } from '../inventory.mapper.js';
-import type { Mutate, MutationContext } from '../inventory.mutate.js';
-import type { Named, NamedInput } from '../inventory.schemas.js';
-import { countItemsUsing } from '../items/items.repository.js';
+import type { DB, NamedEntityTable } from '#src/db/types.js';
+import { badRequest, conflict } from '#src/http/errors.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { nameKey, toNamed } from '#src/inventory/inventory.mapper.js';
+import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
+import type { Named, NamedInput } from '#src/inventory/inventory.schemas.js';
+import { countItemsUsing } from '#src/inventory/items/items.repository.js';
 import * as repo from './named.repository.js';
 
 interface NamedWritten {

@@ -1,5 +1,5 @@
-import { bulkInsert, ROWS_PER_INSERT } from '../../db/prepared.js';
-import type { Executor } from '../../db/executor.js';
+import { bulkInsert, ROWS_PER_INSERT } from '#src/db/prepared.js';
+import type { Executor } from '#src/db/executor.js';
 import type { FirstResult } from './offline.schemas.js';
 
 /** The operation ids an inventory has taken (sync_ops), with their first results. */

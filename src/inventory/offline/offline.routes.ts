@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../../http/auth.js';
-import { errors } from '../../http/schemas.js';
-import { common, WHO } from '../inventory.schemas.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
+import { common, WHO } from '#src/inventory/inventory.schemas.js';
 import type { OfflineService } from './offline.service.js';
 import { MAX_OPS_PER_BATCH, SYNC_BODY_LIMIT, SyncAnswer, SyncBody } from './offline.schemas.js';
 

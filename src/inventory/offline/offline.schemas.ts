@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { EpochMs, ItemId, type InventoryRefs } from '../inventory.schemas.js';
+import { EpochMs, ItemId, type InventoryRefs } from '#src/inventory/inventory.schemas.js';
 
 /** Bounds of one POST /api/inventory/sync (docs/api.md "Offline operations"). */
 export const MAX_OPS_PER_BATCH = 1000;

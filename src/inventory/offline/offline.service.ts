@@ -1,10 +1,10 @@
-import { AppError, badRequest } from '../../http/errors.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import type { Mutate, MutationContext } from '../inventory.mutate.js';
-import type { Values } from '../items/items.merge.js';
-import { openItems, type OpenItems } from '../items/items.writer.js';
-import { listNamed } from '../named/named.repository.js';
-import type { SyncService } from '../sync/sync.service.js';
+import { AppError, badRequest } from '#src/http/errors.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
+import type { Values } from '#src/inventory/items/items.merge.js';
+import { openItems, type OpenItems } from '#src/inventory/items/items.writer.js';
+import { listNamed } from '#src/inventory/named/named.repository.js';
+import type { SyncService } from '#src/inventory/sync/sync.service.js';
 import * as repo from './offline.repository.js';
 import { payloadTooLarge, readIntent, type Intent } from './offline.payload.js';
 import {

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../../http/auth.js';
-import { errors } from '../../http/schemas.js';
-import { noContent } from '../../http/route-docs.js';
-import { SettingsInput, common, WHO } from '../inventory.schemas.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
+import { noContent } from '#src/http/route-docs.js';
+import { SettingsInput, common, WHO } from '#src/inventory/inventory.schemas.js';
 import type { SettingsService } from './settings.service.js';
 
 /** /api/inventory/settings: registered inside inventoryRoutes. */

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { toSettings } from '../inventory.mapper.js';
-import type { Mutate } from '../inventory.mutate.js';
-import type { Settings } from '../inventory.schemas.js';
+import type { DB } from '#src/db/types.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { toSettings } from '#src/inventory/inventory.mapper.js';
+import type { Mutate } from '#src/inventory/inventory.mutate.js';
+import type { Settings } from '#src/inventory/inventory.schemas.js';
 import * as repo from './settings.repository.js';
 
 /** Settings: string key/value pairs shared by the inventory's members. */

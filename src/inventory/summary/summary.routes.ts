@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../../http/auth.js';
-import { errors } from '../../http/schemas.js';
-import { common, WHO } from '../inventory.schemas.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
+import { common, WHO } from '#src/inventory/inventory.schemas.js';
 import type { SummaryService } from './summary.service.js';
 
 /** /api/inventory/summary: registered inside inventoryRoutes. */

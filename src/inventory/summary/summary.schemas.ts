@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import type { InventoryRefs } from '../inventory.schemas.js';
+import type { InventoryRefs } from '#src/inventory/inventory.schemas.js';
 
 export const SummarySchema = Type.Object(
   {

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { timeSlicer } from '../../db/prepared.js';
-import type { DB } from '../../db/types.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { mapPaced, toItem, toSettings } from '../inventory.mapper.js';
-import { readConsistently } from '../inventory.repository.js';
-import type { Item, Settings } from '../inventory.schemas.js';
-import { listItems } from '../items/items.repository.js';
-import { listSettings } from '../settings/settings.repository.js';
+import { timeSlicer } from '#src/db/prepared.js';
+import type { DB } from '#src/db/types.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { mapPaced, toItem, toSettings } from '#src/inventory/inventory.mapper.js';
+import { readConsistently } from '#src/inventory/inventory.repository.js';
+import type { Item, Settings } from '#src/inventory/inventory.schemas.js';
+import { listItems } from '#src/inventory/items/items.repository.js';
+import { listSettings } from '#src/inventory/settings/settings.repository.js';
 import type { Summary } from './summary.schemas.js';
 
 const EXPIRING_WITHIN_DAYS = 30;

@@ -1,15 +1,15 @@
-import type { NamedEntityTable } from '../../db/types.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { nameKey, valuesOfInput } from '../inventory.mapper.js';
-import { replaceItems } from '../items/items.writer.js';
-import type { Mutate, MutationContext } from '../inventory.mutate.js';
-import { findInventory, setInventoryName } from '../inventory.repository.js';
-import * as items from '../items/items.repository.js';
-import * as named from '../named/named.repository.js';
-import * as settings from '../settings/settings.repository.js';
-import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '../inventory.limits.js';
+import type { NamedEntityTable } from '#src/db/types.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { nameKey, valuesOfInput } from '#src/inventory/inventory.mapper.js';
+import { replaceItems } from '#src/inventory/items/items.writer.js';
+import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
+import { findInventory, setInventoryName } from '#src/inventory/inventory.repository.js';
+import * as items from '#src/inventory/items/items.repository.js';
+import * as named from '#src/inventory/named/named.repository.js';
+import * as settings from '#src/inventory/settings/settings.repository.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '#src/inventory/inventory.limits.js';
 import { validateReplace } from './replace.rules.js';
-import type { NamedInput, Settings } from '../inventory.schemas.js';
+import type { NamedInput, Settings } from '#src/inventory/inventory.schemas.js';
 import type { ReplaceInput, Snapshot } from './sync.schemas.js';
 import { loadSnapshot } from './sync.service.js';
 

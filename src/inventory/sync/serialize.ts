@@ -1,5 +1,5 @@
 import fastJson from 'fast-json-stringify';
-import { ItemSchema, NamedSchema } from '../inventory.schemas.js';
+import { ItemSchema, NamedSchema } from '#src/inventory/inventory.schemas.js';
 import { ChangesSchema, SnapshotSchema, type Changes, type Snapshot } from './sync.schemas.js';
 
 /**

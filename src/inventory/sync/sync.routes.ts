@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../../http/auth.js';
-import { errors } from '../../http/schemas.js';
-import { common, WHO } from '../inventory.schemas.js';
-import { yieldToLoop } from '../../db/prepared.js';
-import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '../inventory.limits.js';
+import { callerOf } from '#src/http/auth.js';
+import { errors } from '#src/http/schemas.js';
+import { common, WHO } from '#src/inventory/inventory.schemas.js';
+import { yieldToLoop } from '#src/db/prepared.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '#src/inventory/inventory.limits.js';
 import type { ReplaceService } from './replace.service.js';
 import { ReplaceInput } from './sync.schemas.js';
 import type { SyncService } from './sync.service.js';

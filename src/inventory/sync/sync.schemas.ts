@@ -5,7 +5,7 @@ import {
   SettingsInput,
   SettingsSchema,
   type InventoryRefs,
-} from '../inventory.schemas.js';
+} from '#src/inventory/inventory.schemas.js';
 
 export const SnapshotSchema = Type.Object(
   {

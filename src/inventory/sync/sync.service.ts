@@ -1,15 +1,19 @@
 import type { Kysely } from 'kysely';
-import { timeSlicer } from '../../db/prepared.js';
-import type { Executor } from '../../db/executor.js';
-import type { ChangeEntity, DB } from '../../db/types.js';
-import { AppError, badRequest } from '../../http/errors.js';
-import { inventoryOf, noInventory, type Caller } from '../inventory.caller.js';
-import { mapPaced, toItem, toNamed, toSettings } from '../inventory.mapper.js';
-import { findInventory, readConsistently, tombstonesSince } from '../inventory.repository.js';
-import { listItems } from '../items/items.repository.js';
-import { listNamed } from '../named/named.repository.js';
-import { listSettings } from '../settings/settings.repository.js';
-import type { Named } from '../inventory.schemas.js';
+import { timeSlicer } from '#src/db/prepared.js';
+import type { Executor } from '#src/db/executor.js';
+import type { ChangeEntity, DB } from '#src/db/types.js';
+import { AppError, badRequest } from '#src/http/errors.js';
+import { inventoryOf, noInventory, type Caller } from '#src/inventory/inventory.caller.js';
+import { mapPaced, toItem, toNamed, toSettings } from '#src/inventory/inventory.mapper.js';
+import {
+  findInventory,
+  readConsistently,
+  tombstonesSince,
+} from '#src/inventory/inventory.repository.js';
+import { listItems } from '#src/inventory/items/items.repository.js';
+import { listNamed } from '#src/inventory/named/named.repository.js';
+import { listSettings } from '#src/inventory/settings/settings.repository.js';
+import type { Named } from '#src/inventory/inventory.schemas.js';
 import { serializeChanges, serializeSnapshot } from './serialize.js';
 import { etagOf, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';

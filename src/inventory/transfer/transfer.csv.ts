@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { AppError, badRequest } from '../../http/errors.js';
-import { stripBidiControls } from '../../http/text.js';
+import { AppError, badRequest } from '#src/http/errors.js';
+import { stripBidiControls } from '#src/http/text.js';
 import { CSV_COLUMNS, type ExportedItem } from './transfer.schemas.js';
 
 const BOM = '\uFEFF';

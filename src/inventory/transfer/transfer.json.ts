@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '#src/http/errors.js';
 
 /** What an import in JSON holds: rows of field values, and names to create even when unused. */
 export interface JsonImport {

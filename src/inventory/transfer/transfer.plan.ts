@@ -1,5 +1,10 @@
-import type { ItemsTable, NamedEntityTable } from '../../db/types.js';
-import { itemFields, nameKey, sameItemContent, type ItemFields } from '../inventory.mapper.js';
+import type { ItemsTable, NamedEntityTable } from '#src/db/types.js';
+import {
+  itemFields,
+  nameKey,
+  sameItemContent,
+  type ItemFields,
+} from '#src/inventory/inventory.mapper.js';
 import type { Contents } from './transfer.repository.js';
 import type { ImportRow, RowAction } from './transfer.schemas.js';
 

@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { create as contentDisposition } from 'content-disposition';
-import { callerOf } from '../../http/auth.js';
-import { FILE_HEADERS } from '../../http/security-headers.js';
-import { errors, refTo } from '../../http/schemas.js';
-import { common, WHO } from '../inventory.schemas.js';
+import { callerOf } from '#src/http/auth.js';
+import { FILE_HEADERS } from '#src/http/security-headers.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { common, WHO } from '#src/inventory/inventory.schemas.js';
 import { decodeCsvBody } from './transfer.csv.js';
 import {
   ExportQuery,

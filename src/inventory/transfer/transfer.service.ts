@@ -1,14 +1,18 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB, NamedEntityTable } from '../../db/types.js';
-import { AppError, badRequest } from '../../http/errors.js';
-import { inventoryOf, type Caller } from '../inventory.caller.js';
-import { nameKey, toItem, valuesOfFields } from '../inventory.mapper.js';
-import type { Mutate, MutationContext } from '../inventory.mutate.js';
-import { readConsistently } from '../inventory.repository.js';
-import { assertItemRoom } from '../inventory.limits.js';
-import { openItems } from '../items/items.writer.js';
-import { insertNamed, nextNamedIds, type NamedTable } from '../named/named.repository.js';
+import type { DB, NamedEntityTable } from '#src/db/types.js';
+import { AppError, badRequest } from '#src/http/errors.js';
+import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { nameKey, toItem, valuesOfFields } from '#src/inventory/inventory.mapper.js';
+import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
+import { readConsistently } from '#src/inventory/inventory.repository.js';
+import { assertItemRoom } from '#src/inventory/inventory.limits.js';
+import { openItems } from '#src/inventory/items/items.writer.js';
+import {
+  insertNamed,
+  nextNamedIds,
+  type NamedTable,
+} from '#src/inventory/named/named.repository.js';
 import { parseCsv, toCsv } from './transfer.csv.js';
 import { readJsonImport } from './transfer.json.js';
 import { planImport, rowFields, type ImportPlan } from './transfer.plan.js';

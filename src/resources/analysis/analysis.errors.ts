@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, badRequest } from '../../http/errors.js';
-import type { ArchiveProblem } from '../extract/archive.js';
+import { AppError, badRequest } from '#src/http/errors.js';
+import type { ArchiveProblem } from '#src/resources/extract/archive.js';
 import type { AnalysisRefusal } from './analysis.protocol.js';
 import { ANALYSIS_MEMORY_LIMIT_BYTES, type StopReason } from './analysis.pool.js';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnalysisJob, AnalysisOutcome, FromWorker } from './analysis.protocol.js';
-import { FROM_SOURCE, SERVER_DIR } from '../../paths.js';
+import { FROM_SOURCE, SERVER_DIR } from '#src/paths.js';
 
 /** Analyses waiting for a worker beyond those running; more are refused (503). */
 export const MAX_QUEUED_ANALYSES = 4;

@@ -1,5 +1,5 @@
-import type { AnalyzedResource } from '../resources.schemas.js';
-import type { ArchiveProblem } from '../extract/archive.js';
+import type { AnalyzedResource } from '#src/resources/resources.schemas.js';
+import type { ArchiveProblem } from '#src/resources/extract/archive.js';
 
 /**
  * What the main thread and an analysis worker say to each other. Plain data only: the worker

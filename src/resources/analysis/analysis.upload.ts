@@ -1,12 +1,12 @@
-import { stripBidiDeep } from '../../http/text.js';
-import { ArchiveRefusedError, type ArchiveLimits } from '../extract/archive.js';
-import { extractEpub } from '../extract/epub.js';
-import { extractImage, type ImageFormat } from '../extract/image.js';
-import { detectLanguage } from '../extract/language.js';
-import { extractPdf } from '../extract/pdf.js';
-import { extractSevenZip } from '../extract/sevenzip.js';
-import { UnreadableFileError, type ExtractedMetadata } from '../extract/types.js';
-import { extractZip } from '../extract/zip.js';
+import { stripBidiDeep } from '#src/http/text.js';
+import { ArchiveRefusedError, type ArchiveLimits } from '#src/resources/extract/archive.js';
+import { extractEpub } from '#src/resources/extract/epub.js';
+import { extractImage, type ImageFormat } from '#src/resources/extract/image.js';
+import { detectLanguage } from '#src/resources/extract/language.js';
+import { extractPdf } from '#src/resources/extract/pdf.js';
+import { extractSevenZip } from '#src/resources/extract/sevenzip.js';
+import { UnreadableFileError, type ExtractedMetadata } from '#src/resources/extract/types.js';
+import { extractZip } from '#src/resources/extract/zip.js';
 import {
   ANALYZE_FORMATS,
   ARCHIVE_FORMATS,
@@ -15,11 +15,11 @@ import {
   MIME_TYPES,
   sanitizeFilename,
   titleFromFilename,
-} from '../resources.formats.js';
-import { MAX_DESCRIPTION } from '../resources.rules.js';
-import type { AnalyzedResource } from '../resources.schemas.js';
-import { removeQuietly } from '../resources.storage.js';
-import { proposeTags } from '../resources.tags.js';
+} from '#src/resources/resources.formats.js';
+import { MAX_DESCRIPTION } from '#src/resources/resources.rules.js';
+import type { AnalyzedResource } from '#src/resources/resources.schemas.js';
+import { removeQuietly } from '#src/resources/resources.storage.js';
+import { proposeTags } from '#src/resources/resources.tags.js';
 
 /** Titles tools write when the author gave none (Ghostscript's XMP dc:title is "Untitled"). */
 const PLACEHOLDER_TITLE = /^(?:untitled(?: document)?|unknown|no title)$/i;

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { analyzeUpload } from './analysis.upload.js';
-import { ArchiveRefusedError } from '../extract/archive.js';
-import { preloadPdfJs } from '../extract/pdf.js';
-import { UnreadableFileError } from '../extract/types.js';
+import { ArchiveRefusedError } from '#src/resources/extract/archive.js';
+import { preloadPdfJs } from '#src/resources/extract/pdf.js';
+import { UnreadableFileError } from '#src/resources/extract/types.js';
 import type { AnalysisJob, AnalysisOutcome, FromWorker, ToWorker } from './analysis.protocol.js';
 
 /**

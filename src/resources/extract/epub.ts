@@ -1,6 +1,6 @@
 import path from 'node:path/posix';
 import { XMLParser } from 'fast-xml-parser';
-import { MAX_DESCRIPTION } from '../resources.rules.js';
+import { MAX_DESCRIPTION } from '#src/resources/resources.rules.js';
 import { CHAPTER_PREFIX_BYTES, stripTags, TEXT_SAMPLE_CHARS, textOfHtml } from './text.js';
 import { CorruptArchiveError, openZip, type ZipEntryInfo, type ZipReader } from './zip-reader.js';
 import {

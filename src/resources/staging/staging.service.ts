@@ -3,15 +3,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation, type Executor } from '../../db/executor.js';
-import type { DB } from '../../db/types.js';
-import { AppError, conflict, notFound } from '../../http/errors.js';
-import { analysisBusy, refusalError, stoppedError } from '../analysis/analysis.errors.js';
-import { AnalysisStoppedError, type AnalysisPool } from '../analysis/analysis.pool.js';
-import { contentMatches } from '../resources.formats.js';
-import { unsupportedFormat } from '../resources.rules.js';
-import type { AnalyzedResource } from '../resources.schemas.js';
-import { removeQuietly, TEMP_PREFIX, type Storage, type Upload } from '../resources.storage.js';
+import { isUniqueViolation, type Executor } from '#src/db/executor.js';
+import type { DB } from '#src/db/types.js';
+import { AppError, conflict, notFound } from '#src/http/errors.js';
+import {
+  analysisBusy,
+  refusalError,
+  stoppedError,
+} from '#src/resources/analysis/analysis.errors.js';
+import { AnalysisStoppedError, type AnalysisPool } from '#src/resources/analysis/analysis.pool.js';
+import { contentMatches } from '#src/resources/resources.formats.js';
+import { unsupportedFormat } from '#src/resources/resources.rules.js';
+import type { AnalyzedResource } from '#src/resources/resources.schemas.js';
+import {
+  removeQuietly,
+  TEMP_PREFIX,
+  type Storage,
+  type Upload,
+} from '#src/resources/resources.storage.js';
 import * as repo from './staging.repository.js';
 
 export const STAGING_TTL_MS = 24 * 3600 * 1000;

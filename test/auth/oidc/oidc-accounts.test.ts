@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, bearer, DIALECTS, login } from '../../helpers/app.js';
-import { useOidcTestApp, type OidcTestApp } from '../../helpers/oidc-fixture.js';
-import { openSocket } from '../../helpers/ws.js';
+import { ADMIN_PASSWORD, bearer, DIALECTS, login } from '#test/helpers/app.js';
+import { useOidcTestApp, type OidcTestApp } from '#test/helpers/oidc-fixture.js';
+import { openSocket } from '#test/helpers/ws.js';
 
 /** The web flow to the end: the exchange's answer, or the error code Larder landed on. */
 async function signIn(t: OidcTestApp, accountId: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, DIALECTS } from '../../helpers/app.js';
-import { APP_REDIRECT_URI, pkcePair, useOidcTestApp } from '../../helpers/oidc-fixture.js';
+import { bearer, DIALECTS } from '#test/helpers/app.js';
+import { APP_REDIRECT_URI, pkcePair, useOidcTestApp } from '#test/helpers/oidc-fixture.js';
 
 describe.each(DIALECTS)('sign-in through the identity provider, app flow (%s)', (dialect) => {
   const t = useOidcTestApp(dialect);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bearer, DIALECTS } from '../../helpers/app.js';
-import type { Browser, Page } from '../../helpers/oidc-browser.js';
-import { useOidcTestApp } from '../../helpers/oidc-fixture.js';
-import { openSocket } from '../../helpers/ws.js';
+import { bearer, DIALECTS } from '#test/helpers/app.js';
+import type { Browser, Page } from '#test/helpers/oidc-browser.js';
+import { useOidcTestApp } from '#test/helpers/oidc-fixture.js';
+import { openSocket } from '#test/helpers/ws.js';
 
 describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', (dialect) => {
   const t = useOidcTestApp(dialect);

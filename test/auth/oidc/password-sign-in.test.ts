@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DIALECTS, login } from '../../helpers/app.js';
-import { inTestApp } from '../../helpers/fixtures.js';
-import { createBrowser } from '../../helpers/oidc-browser.js';
-import { LARDER_ORIGIN, oidcEnv } from '../../helpers/oidc-fixture.js';
-import { startTestProvider, type TestProvider } from '../../helpers/oidc-provider.js';
+import { ADMIN_PASSWORD, DIALECTS, login } from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
+import { createBrowser } from '#test/helpers/oidc-browser.js';
+import { LARDER_ORIGIN, oidcEnv } from '#test/helpers/oidc-fixture.js';
+import { startTestProvider, type TestProvider } from '#test/helpers/oidc-provider.js';
 
 describe.each(DIALECTS)('LARDER_PASSWORD_SIGN_IN (%s)', (dialect) => {
   let provider: TestProvider;
