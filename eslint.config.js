@@ -2,6 +2,51 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/**
+ * Import boundaries (docs/architecture.md, "Rules the linter holds").
+ * - A feature reaches another feature only through its public surface: `*.service.ts`
+ *   (behaviour), `*.schemas.ts` and `*.mapper.ts` (wire shapes), `*.rules.ts` (pure rules) —
+ *   never its repository or its other files.
+ * - The shared layers (db, http, realtime, outbound, storage, config, i18n, metrics) import no
+ *   feature's internals either; only the composition roots (src/*.ts, plugins/, cli/) wire
+ *   everything, and even they never touch a repository.
+ * - A file imports from another folder through `#src/…` (package.json "imports"), never `../`.
+ */
+const FEATURES = [
+  'auth',
+  'backups',
+  'inventories',
+  'inventory',
+  'messages',
+  'push',
+  'releases',
+  'resources',
+  'users',
+];
+const SHARED = ['config', 'db', 'http', 'i18n', 'metrics', 'outbound', 'realtime', 'storage'];
+const PUBLIC_SURFACE = String.raw`(?:.+/)?[^/]+\.(?:service|schemas|mapper|rules)\.js$`;
+
+const climbing = {
+  regex: String.raw`^\.\./`,
+  message: 'Import from another folder through #src/… (package.json "imports"), not ../',
+};
+const repositoryOf = (own) => ({
+  regex: String.raw`^#src/(?!${own}/).+\.repository\.js$`,
+  message: 'A feature reaches another only through its service, never its repository',
+});
+const internalsOf = (own) => ({
+  regex: String.raw`^#src/(?!${own}/)(?:${FEATURES.join('|')})/(?!${PUBLIC_SURFACE})`,
+  message:
+    "Another feature's internals: import its *.service.ts, *.schemas.ts, *.mapper.ts or *.rules.ts",
+});
+const restrict = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+});
+const boundaries = [...FEATURES, ...SHARED].map((area) => ({
+  files: [`src/${area}/**/*.ts`],
+  rules: restrict(climbing, repositoryOf(area), internalsOf(area)),
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -33,7 +78,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      // the composition roots: src/*.ts, plugins/, cli/
+      ...restrict(climbing, repositoryOf('-')),
     },
+  },
+  ...boundaries,
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: restrict(climbing),
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

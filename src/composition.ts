@@ -8,6 +8,7 @@ import { createSigningKeys, type SigningKeys } from './auth/keys.js';
 import { readLegacyJwtSecret } from './auth/secret.js';
 import { createSessionStore } from './auth/session-store.js';
 import { createAccessTokens } from './auth/tokens.js';
+import { resolveBackupDir } from './backups/backup-files.js';
 import { createBackupsService, type BackupsService } from './backups/backups.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -139,7 +140,11 @@ export function createServices(deps: {
         log,
       })
     : null;
-  const files = createAppStorage(config, log);
+  const files = createAppStorage({
+    dataDir: config.dataDir,
+    backupDir: () => resolveBackupDir(config.backupDir, config.dataDir, log),
+    storage: config.storage,
+  });
   const backups = createBackupsService({ database, config, clock, log, storage: files });
   const hub = createSocketHub({
     bus,

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { StorageConfig } from '../config.js';
-import { resolveBackupDir, type BackupLog } from '../backups/backup-files.js';
+import type { StorageConfig } from '#src/config.js';
 import { createFolderStorage } from './folder.storage.js';
 import { createS3Storage } from './s3.storage.js';
 import type { Storage } from './storage.js';
@@ -16,10 +15,15 @@ export interface AppStorage {
   work: { resources: string; staging: string; backups: string };
 }
 
-export function createAppStorage(
-  config: { dataDir: string; backupDir: string; storage: StorageConfig },
-  log: BackupLog,
-): AppStorage {
+export function createAppStorage(config: {
+  dataDir: string;
+  /**
+   * the backup folder the backups feature settled on (a fallback below dataDir if need be);
+   * asked only for a folder storage
+   */
+  backupDir: () => string;
+  storage: StorageConfig;
+}): AppStorage {
   const { dataDir } = config;
   if (config.storage.kind === 's3') {
     const tmp = path.join(dataDir, 'tmp');
@@ -33,7 +37,7 @@ export function createAppStorage(
   const work = {
     resources: path.join(dataDir, 'resources'),
     staging: path.join(dataDir, 'staging'),
-    backups: resolveBackupDir(config.backupDir, dataDir, log),
+    backups: config.backupDir(),
   };
   const storage = createFolderStorage({ ...work, static: path.join(dataDir, 'static') });
   return { storage, work };
