@@ -3,6 +3,7 @@ import { FIRST_DELAY_MS } from '../../src/auth/login-throttle.js';
 import { DIALECTS, bearer, login } from '../helpers/app.js';
 import { useTestApp } from '../helpers/fixtures.js';
 import { openSocket, refusedUpgradeStatus } from '../helpers/ws.js';
+import { call } from '../inventory/helpers.js';
 
 describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   const t = useTestApp(dialect);
@@ -262,13 +263,10 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
     const second = await login(t.app, 'quinn', 'quinn-password');
     const socket = await openSocket(t.app, second.token);
     await socket.next('hello');
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/admin/users/${quinn.userId}`,
-      headers: t.admin.headers,
-      payload: { password: 'quinn-new-password' },
+    const res = await call(t.app, t.admin, 'PUT', `/api/admin/users/${quinn.userId}`, {
+      password: 'quinn-new-password',
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     for (const s of [quinn, second]) expect((await me(s.token)).statusCode).toBe(401);
     const fresh = await login(t.app, 'quinn', 'quinn-new-password');
