@@ -13,6 +13,15 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
     t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
   const sessionsOf = (s: { headers: Record<string, string> }) =>
     t.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: s.headers });
+  /** A new user `name`, signed in a second time, with a socket open (hello had) on each. */
+  const signedInTwice = async (name: string) => {
+    const first = await t.createUser(name);
+    const second = await login(t.app, name, `${name}-password`);
+    const onFirst = await openSocket(t.app, first.token);
+    const onSecond = await openSocket(t.app, second.token);
+    await Promise.all([onFirst.next('hello'), onSecond.next('hello')]);
+    return { first, second, onFirst, onSecond };
+  };
   const signIn = async (username: string, password: string, userAgent: string) => {
     const res = await t.app.inject({
       method: 'POST',
@@ -54,12 +63,12 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   });
 
   it('signing a session out ends its access token, refresh token and sockets at once', async () => {
-    const ines = await t.createUser('ines');
-    const tablet = await login(t.app, 'ines', 'ines-password');
-    const socket = await openSocket(t.app, tablet.token);
-    const keep = await openSocket(t.app, ines.token);
-    await socket.next('hello');
-    await keep.next('hello');
+    const {
+      first: ines,
+      second: tablet,
+      onFirst: keep,
+      onSecond: socket,
+    } = await signedInTwice('ines');
     const list = (await sessionsOf(ines)).json() as any[];
     const target = list.find((s) => !s.current)!;
     const res = await t.app.inject({
@@ -173,12 +182,12 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
       });
 
     it('ends every other session and keeps the caller signed in with fresh tokens; every socket of an old token closes', async () => {
-      const nia = await t.createUser('nia');
-      const other = await login(t.app, 'nia', 'nia-password');
-      const mine = await openSocket(t.app, nia.token);
-      const theirs = await openSocket(t.app, other.token);
-      await mine.next('hello');
-      await theirs.next('hello');
+      const {
+        first: nia,
+        second: other,
+        onFirst: mine,
+        onSecond: theirs,
+      } = await signedInTwice('nia');
       const res = await change(nia, {
         currentPassword: 'nia-password',
         newPassword: 'nia-new-password',

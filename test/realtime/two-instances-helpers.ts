@@ -52,12 +52,9 @@ export async function inventoryChangeCrosses(
     await memberOnB.next('hello');
     const put = await call(a.app, owner, 'PUT', '/api/inventory/items/bread', itemBody());
     expect(put.status).toBe(201);
-    const event = {
-      type: 'inventoryUpdated',
-      inventoryId: owner.inventoryId,
-      revision: put.body.revision,
-    };
-    expect(await updateFor(memberOnB, put.body.revision)).toEqual(event);
+    const revision: number = put.body.revision;
+    const event = { type: 'inventoryUpdated', inventoryId: owner.inventoryId, revision };
+    expect(await updateFor(memberOnB, revision)).toEqual(event);
     return event;
   } finally {
     await memberOnB.close();
