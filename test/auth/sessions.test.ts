@@ -13,14 +13,17 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
     t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
   const sessionsOf = (s: { headers: Record<string, string> }) =>
     t.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: s.headers });
-  /** A new user `name`, signed in a second time, with a socket open (hello had) on each. */
+  /**
+   * A new user `name`, signed in a second time, with a socket open (hello had) on each:
+   * [first session, second session, socket of the first, socket of the second].
+   */
   const signedInTwice = async (name: string) => {
     const first = await t.createUser(name);
     const second = await login(t.app, name, `${name}-password`);
     const onFirst = await openSocket(t.app, first.token);
     const onSecond = await openSocket(t.app, second.token);
     await Promise.all([onFirst.next('hello'), onSecond.next('hello')]);
-    return { first, second, onFirst, onSecond };
+    return [first, second, onFirst, onSecond] as const;
   };
   const signIn = async (username: string, password: string, userAgent: string) => {
     const res = await t.app.inject({
@@ -63,12 +66,7 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   });
 
   it('signing a session out ends its access token, refresh token and sockets at once', async () => {
-    const {
-      first: ines,
-      second: tablet,
-      onFirst: keep,
-      onSecond: socket,
-    } = await signedInTwice('ines');
+    const [ines, tablet, keep, socket] = await signedInTwice('ines');
     const list = (await sessionsOf(ines)).json() as any[];
     const target = list.find((s) => !s.current)!;
     const res = await call(t.app, ines, 'DELETE', `/api/auth/sessions/${target.id}`);
@@ -178,12 +176,7 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
       });
 
     it('ends every other session and keeps the caller signed in with fresh tokens; every socket of an old token closes', async () => {
-      const {
-        first: nia,
-        second: other,
-        onFirst: mine,
-        onSecond: theirs,
-      } = await signedInTwice('nia');
+      const [nia, other, mine, theirs] = await signedInTwice('nia');
       const res = await change(nia, {
         currentPassword: 'nia-password',
         newPassword: 'nia-new-password',
