@@ -33,22 +33,27 @@ function recordingLog() {
   };
 }
 
+/** A runner of one job, `name`, due every EVERY_MS, started. */
+async function startEveryTick(name: string, run: Job['run'], log = recordingLog()) {
+  const runner = createJobRunner([{ name, everyMs: EVERY_MS, run }], log);
+  await runner.start();
+  return runner;
+}
+
 const activeTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 describe('the background job runner', () => {
   it('logs a failing job with its name, never throws, and runs it again at its next tick', async () => {
     const log = recordingLog();
     let runs = 0;
-    const failing: Job = {
-      name: 'flaky',
-      everyMs: EVERY_MS,
-      run: async () => {
+    const runner = await startEveryTick(
+      'flaky',
+      async () => {
         runs += 1;
         throw new Error('disk full');
       },
-    };
-    const runner = createJobRunner([failing], log);
-    await runner.start();
+      log,
+    );
     await until(() => runs >= 2);
     await runner.stop();
     expect(log.errors[0]).toMatchObject({ msg: 'background job flaky failed' });
@@ -59,16 +64,10 @@ describe('the background job runner', () => {
   it('does not start a job again while its previous run is still going', async () => {
     const gate = deferred();
     let runs = 0;
-    const slow: Job = {
-      name: 'slow',
-      everyMs: EVERY_MS,
-      run: () => {
-        runs += 1;
-        return gate.promise;
-      },
-    };
-    const runner = createJobRunner([slow], recordingLog());
-    await runner.start();
+    const runner = await startEveryTick('slow', () => {
+      runs += 1;
+      return gate.promise;
+    });
     await until(() => runs === 1);
     await ticks(5); // five more ticks of the same interval came and went
     expect(runs).toBe(1);
@@ -81,17 +80,11 @@ describe('the background job runner', () => {
     const gate = deferred();
     let runs = 0;
     let finished = false;
-    const job: Job = {
-      name: 'backup',
-      everyMs: EVERY_MS,
-      run: async () => {
-        runs += 1;
-        await gate.promise;
-        finished = true;
-      },
-    };
-    const runner = createJobRunner([job], recordingLog());
-    await runner.start();
+    const runner = await startEveryTick('backup', async () => {
+      runs += 1;
+      await gate.promise;
+      finished = true;
+    });
     await until(() => runs === 1);
     const stopped = runner.stop().then(() => 'stopped');
     const first = await Promise.race([stopped, new Promise((r) => setImmediate(r, 'pending'))]);

@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, DIALECTS, bearer, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
+import { call } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)('authentication (%s)', (dialect) => {
   const t = useTestApp(dialect);
@@ -147,13 +148,10 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
 
   it('a password change ends every existing session at once', async () => {
     const carl = await t.createUser('carl');
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/admin/users/${carl.userId}`,
-      headers: admin.headers,
-      payload: { password: 'carl-new-password' },
+    const res = await call(t.app, admin, 'PUT', `/api/admin/users/${carl.userId}`, {
+      password: 'carl-new-password',
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect((await me(carl.token)).statusCode).toBe(401);
     expect((await post('/api/auth/refresh', { refreshToken: carl.refreshToken })).statusCode).toBe(
       401,

@@ -3,6 +3,7 @@ import { FIRST_DELAY_MS } from '#src/auth/login-throttle.js';
 import { DIALECTS, bearer, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, refusedUpgradeStatus } from '#test/helpers/ws.js';
+import { call } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   const t = useTestApp(dialect);
@@ -12,6 +13,18 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
     t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
   const sessionsOf = (s: { headers: Record<string, string> }) =>
     t.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: s.headers });
+  /**
+   * A new user `name`, signed in a second time, with a socket open (hello had) on each:
+   * [first session, second session, socket of the first, socket of the second].
+   */
+  const signedInTwice = async (name: string) => {
+    const first = await t.createUser(name);
+    const second = await login(t.app, name, `${name}-password`);
+    const onFirst = await openSocket(t.app, first.token);
+    const onSecond = await openSocket(t.app, second.token);
+    await Promise.all([onFirst.next('hello'), onSecond.next('hello')]);
+    return [first, second, onFirst, onSecond] as const;
+  };
   const signIn = async (username: string, password: string, userAgent: string) => {
     const res = await t.app.inject({
       method: 'POST',
@@ -53,20 +66,11 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
   });
 
   it('signing a session out ends its access token, refresh token and sockets at once', async () => {
-    const ines = await t.createUser('ines');
-    const tablet = await login(t.app, 'ines', 'ines-password');
-    const socket = await openSocket(t.app, tablet.token);
-    const keep = await openSocket(t.app, ines.token);
-    await socket.next('hello');
-    await keep.next('hello');
+    const [ines, tablet, keep, socket] = await signedInTwice('ines');
     const list = (await sessionsOf(ines)).json() as any[];
     const target = list.find((s) => !s.current)!;
-    const res = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/auth/sessions/${target.id}`,
-      headers: ines.headers,
-    });
-    expect(res.statusCode).toBe(204);
+    const res = await call(t.app, ines, 'DELETE', `/api/auth/sessions/${target.id}`);
+    expect(res.status).toBe(204);
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     expect((await me(tablet.token)).statusCode).toBe(401);
     expect(
@@ -172,12 +176,7 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
       });
 
     it('ends every other session and keeps the caller signed in with fresh tokens; every socket of an old token closes', async () => {
-      const nia = await t.createUser('nia');
-      const other = await login(t.app, 'nia', 'nia-password');
-      const mine = await openSocket(t.app, nia.token);
-      const theirs = await openSocket(t.app, other.token);
-      await mine.next('hello');
-      await theirs.next('hello');
+      const [nia, other, mine, theirs] = await signedInTwice('nia');
       const res = await change(nia, {
         currentPassword: 'nia-password',
         newPassword: 'nia-new-password',
@@ -262,13 +261,10 @@ describe.each(DIALECTS)('sessions (%s)', (dialect) => {
     const second = await login(t.app, 'quinn', 'quinn-password');
     const socket = await openSocket(t.app, second.token);
     await socket.next('hello');
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/admin/users/${quinn.userId}`,
-      headers: t.admin.headers,
-      payload: { password: 'quinn-new-password' },
+    const res = await call(t.app, t.admin, 'PUT', `/api/admin/users/${quinn.userId}`, {
+      password: 'quinn-new-password',
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     for (const s of [quinn, second]) expect((await me(s.token)).statusCode).toBe(401);
     const fresh = await login(t.app, 'quinn', 'quinn-new-password');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
+import { loginFrom } from './helpers.js';
 
 const HOUR = 60 * 60 * 1000;
 /** What docs/security.md ("Sign-in throttling") promises with the default limit and window. */
@@ -21,12 +22,7 @@ describe.each(DIALECTS)('an attacker cannot keep the owner out (%s)', (dialect) 
   const t = useTestApp(dialect, { clock });
   t.users('olga', 'pia');
   const login = (username: string, password: string, remoteAddress: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username, password },
-      remoteAddress,
-    });
+    loginFrom(t.app, username, password, remoteAddress);
 
   /**
    * Runs attackers (each a function giving the address of its next attempt) and the owner's

@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ADDRESS_FACTOR, FIRST_DELAY_MS, MAX_DELAY_MS } from '#src/auth/login-throttle.js';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
+import { loginFrom } from './helpers.js';
 
 describe.each(DIALECTS)('sign-in throttling (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const limit = () => t.config.loginRateLimit;
   const attempt = (username: string, password: string, remoteAddress: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username, password },
-      remoteAddress,
-    });
+    loginFrom(t.app, username, password, remoteAddress);
   const fail = async (username: string, remoteAddress: string, times: number) => {
     for (let i = 0; i < times; i++) {
       expect((await attempt(username, `wrong-${i}-password`, remoteAddress)).statusCode).toBe(401);

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { bearer, describeOnPostgres, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';
+import { call } from '#test/inventory/helpers.js';
 
 // Instances share events only through PostgreSQL (LISTEN/NOTIFY): SQLite means one instance.
 describeOnPostgres('sessions across two instances', () => {
@@ -16,12 +17,10 @@ describeOnPostgres('sessions across two instances', () => {
     expect((await meOnB(s.token)).statusCode).toBe(200); // B has cached the user and session
     const socket = await openSocket(b.app, s.token);
     await socket.next('hello');
-    const res = await a.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      payload: { refreshToken: s.refreshToken },
+    const res = await call(a.app, null, 'POST', '/api/auth/logout', {
+      refreshToken: s.refreshToken,
     });
-    expect(res.statusCode).toBe(204);
+    expect(res.status).toBe(204);
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     // the socket closed on the same NOTIFY that invalidated B's cache
     expect((await meOnB(s.token)).statusCode).toBe(401);

@@ -12,6 +12,11 @@ const PDF = path.resolve('test/fixtures/resources/water-guide.pdf');
 describeInBrowser('admin interface: resources and backups', () => {
   const ctx = useBrowserTest();
   let page: Page;
+  /** Chooses `files` in the analyze field and starts the analysis. */
+  const analyzeFiles = async (files: string | string[]) => {
+    await page.getByLabel('Files to analyze').setInputFiles(files);
+    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+  };
 
   beforeAll(async () => {
     page = await ctx.browser.newPage();
@@ -20,8 +25,7 @@ describeInBrowser('admin interface: resources and backups', () => {
   });
 
   it('analyzes a PDF, shows its metadata for review, and lists it once confirmed', async () => {
-    await page.getByLabel('Files to analyze').setInputFiles(PDF);
-    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    await analyzeFiles(PDF);
     const review = page.getByRole('form', { name: 'Review water-guide.pdf' });
     await review.waitFor();
     await expect(review.getByLabel('Title').inputValue()).resolves.toBe('Storing Drinking Water');
@@ -119,10 +123,7 @@ describeInBrowser('admin interface: resources and backups', () => {
   });
 
   it("shows the analysis notes with a file's review, e.g. the archive entries that were skipped", async () => {
-    await page
-      .getByLabel('Files to analyze')
-      .setInputFiles(path.resolve('test/fixtures/resources/with-broken.zip'));
-    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    await analyzeFiles(path.resolve('test/fixtures/resources/with-broken.zip'));
     const review = page.getByRole('form', { name: 'Review water-guide.pdf' });
     await review.waitFor();
     const notes = await review.locator('.notice').allTextContents();
@@ -132,10 +133,7 @@ describeInBrowser('admin interface: resources and backups', () => {
   });
 
   it('adds every file an archive held in one step, each form naming the archive', async () => {
-    await page
-      .getByLabel('Files to analyze')
-      .setInputFiles(path.resolve('test/fixtures/resources/library.zip'));
-    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    await analyzeFiles(path.resolve('test/fixtures/resources/library.zip'));
     const epub = page.getByRole('form', { name: 'Review pantry-recipes.epub' });
     await epub.waitFor();
     await epub.getByText('Found in the archive library.zip').waitFor();
@@ -176,8 +174,7 @@ describeInBrowser('admin interface: resources and backups', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/admin/resources/analyze')) sent = true;
     });
-    await page.getByLabel('Files to analyze').setInputFiles(big);
-    await page.getByRole('button', { name: 'Analyze', exact: true }).click();
+    await analyzeFiles(big);
     await page
       .getByRole('alert')
       .getByText(/big\.pdf is 26 MB: larger than the 25 MB limit/)

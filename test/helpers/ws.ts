@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 
 export interface Frame {
@@ -148,4 +149,21 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Opens sockets on `t.app` that have had their hello, and closes them all after each test.
+ * Call it in a describe body.
+ */
+export function useSockets(t: { readonly app: FastifyInstance }) {
+  const sockets: TestSocket[] = [];
+  afterEach(async () => {
+    await Promise.all(sockets.splice(0).map((s) => s.close()));
+  });
+  return async (session: { token: string }) => {
+    const socket = await openSocket(t.app, session.token);
+    sockets.push(socket);
+    await socket.next('hello');
+    return socket;
+  };
 }

@@ -8,6 +8,7 @@ import {
   testEnvironment,
   type TestApp,
 } from '#test/helpers/app.js';
+import { relayTo } from '#test/helpers/tcp.js';
 
 /** A TCP relay to PostgreSQL whose open connections the test can cut, as a server restart would. */
 async function startRelay(target: URL) {
@@ -16,17 +17,7 @@ async function startRelay(target: URL) {
   const server = net.createServer((client) => {
     clients.add(client);
     client.on('close', () => clients.delete(client));
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => {
-        sockets.delete(s);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
+    relayTo(client, target, 5432, sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { freePort } from '#test/helpers/tcp.js';
 import { http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
 import { multipart, resourceMetadata } from '#test/resources/helpers.js';
 
@@ -21,14 +22,6 @@ function documentedServerBlock(proxyPort: number, larderPort: number): string {
     .replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${proxyPort};`)
     .replace(/^\s*ssl_certificate.*$/gm, '')
     .replace('proxy_pass http://127.0.0.1:8080;', `proxy_pass http://127.0.0.1:${larderPort};`);
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** nginx in the foreground, one process, everything it writes inside `dir`. */

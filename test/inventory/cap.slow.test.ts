@@ -3,15 +3,14 @@ import { DIALECTS } from '#test/helpers/app.js';
 import { watchServer } from '#test/helpers/event-loop-watchdog.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { MAX_ITEMS_PER_INVENTORY } from '#src/inventory/inventory.limits.js';
-import { call, itemBody, seedBasics, wholeInventory } from './helpers.js';
+import { callsAs, itemBody, seedBasics, wholeInventory } from './helpers.js';
 
 const CAP = MAX_ITEMS_PER_INVENTORY;
 
 describe.each(DIALECTS)('an inventory at the items cap (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const anna = t.user('anna');
-  const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
-    call(t.app, anna, method, url, payload);
+  const api = callsAs(t, anna);
 
   it('takes exactly the cap, then refuses every new item and writes nothing', async () => {
     await seedBasics(t.app, anna);

@@ -2,15 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket } from '#test/helpers/ws.js';
-import { call, itemBody, seedBasics, updateFor } from './helpers.js';
+import { callsAs, itemBody, seedBasics, updateFor } from './helpers.js';
 
 // Writes that arrive together (on SQLite they share one COMMIT): each is answered for itself,
 // a refused one keeps nothing, and every accepted one has a revision and an event of its own.
 describe.each(DIALECTS)('item writes sent at once (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const anna = t.user('concurrent-anna');
-  const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
-    call(t.app, anna, method, url, payload);
+  const api = callsAs(t, anna);
 
   beforeAll(async () => {
     await seedBasics(t.app, anna);

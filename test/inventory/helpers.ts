@@ -24,6 +24,12 @@ export async function call<T = any>(
   return { status: res.statusCode, body: res.body ? (res.json() as T) : (undefined as T) };
 }
 
+/** `call` as `who`, on the app `t` holds once it is built. */
+export const callsAs =
+  (t: { readonly app: FastifyInstance }, who: Session) =>
+  <T = any>(method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
+    call<T>(t.app, who, method, url, payload);
+
 /** A valid item body; override what the test is about. */
 export function itemBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   return {

@@ -1,15 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody, seedBasics } from './helpers.js';
+import { call, callsAs, itemBody, seedBasics } from './helpers.js';
 
 const ID = '6f1c1e8e-3f43-4c5a-9d56-0d7c2b1e9a11';
 
 describe.each(DIALECTS)('inventory items (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const anna = t.user('anna');
-  const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
-    call(t.app, anna, method, url, payload);
+  const api = callsAs(t, anna);
 
   beforeAll(() => seedBasics(t.app, anna));
 

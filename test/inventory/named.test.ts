@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody } from './helpers.js';
+import { callsAs, itemBody } from './helpers.js';
 
 describe.each(DIALECTS)('categories, locations and settings (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const anna = t.user('anna');
-  const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
-    call(t.app, anna, method, url, payload);
+  const api = callsAs(t, anna);
 
   describe.each(['categories', 'locations'] as const)('%s', (plural) => {
     const base = `/api/inventory/${plural}`;

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody, wholeInventory } from './helpers.js';
+import { callsAs, itemBody, wholeInventory } from './helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 
 describe.each(DIALECTS)('full and delta sync (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const anna = t.user('anna');
-  const api = (method: Parameters<typeof call>[2], url: string, payload?: unknown) =>
-    call(t.app, anna, method, url, payload);
+  const api = callsAs(t, anna);
 
   it('a new inventory is an empty snapshot at revision 0', async () => {
     const res = await api('GET', '/api/inventory');

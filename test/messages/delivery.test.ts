@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
+import { useSockets, waitFor, type TestSocket } from '#test/helpers/ws.js';
 import { sendMessage } from './helpers.js';
 
 describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
@@ -10,13 +10,7 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
   let anna: Session;
   let ben: Session;
   let cleo: Session;
-  const sockets: TestSocket[] = [];
-  const connect = async (session: Session) => {
-    const socket = await openSocket(t.app, session.token);
-    sockets.push(socket);
-    await socket.next('hello');
-    return socket;
-  };
+  const connect = useSockets(t);
   const send = (from: Session, to: Session, body: string) => sendMessage(t.app, from, to, body);
   const conversation = async (as: Session, other: Session) =>
     (
@@ -52,9 +46,6 @@ describe.each(DIALECTS)('message delivery over /ws/sync (%s)', (dialect) => {
     anna = await t.createUser(`anna${round}`);
     ben = await t.createUser(`ben${round}`);
     cleo = await t.createUser(`cleo${round}`);
-  });
-  afterEach(async () => {
-    await Promise.all(sockets.splice(0).map((s) => s.close()));
   });
 
   it('an offline receiver gets all 50 messages in order on connect, and none again after acking', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, loginAsAdmin, type Session } from '#test/helpers/app.js';
 import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, refusedUpgradeStatus, waitFor, type TestSocket } from '#test/helpers/ws.js';
+import { call } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
   const t = useTestApp(dialect);
@@ -86,13 +87,10 @@ describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
     const annaTablet = await open(anna);
     const benSocket = await open(ben);
     await Promise.all([annaPhone.next('hello'), annaTablet.next('hello'), benSocket.next('hello')]);
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/admin/inventories/${anna.inventoryId}`,
-      headers: admin.headers,
-      payload: { name: 'Anna household' },
+    const res = await call(t.app, admin, 'PUT', `/api/admin/inventories/${anna.inventoryId}`, {
+      name: 'Anna household',
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     for (const socket of [annaPhone, annaTablet]) {
       expect(await socket.next('inventoryUpdated')).toEqual({
         type: 'inventoryUpdated',
@@ -108,13 +106,10 @@ describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
   it('tells a user whose inventory was reassigned to do a full sync', async () => {
     const socket = await open(ben);
     await socket.next('hello');
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/admin/users/${ben.userId}/inventory`,
-      headers: admin.headers,
-      payload: { inventoryId: anna.inventoryId },
+    const res = await call(t.app, admin, 'PUT', `/api/admin/users/${ben.userId}/inventory`, {
+      inventoryId: anna.inventoryId,
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(await socket.next('fullSyncRequired')).toEqual({
       type: 'fullSyncRequired',
       inventoryId: anna.inventoryId,
@@ -125,13 +120,10 @@ describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
   it('closes the sockets of a user whose password changed (4001)', async () => {
     const socket = await open(anna);
     await socket.next('hello');
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/admin/users/${anna.userId}`,
-      headers: admin.headers,
-      payload: { password: 'a-new-password' },
+    const res = await call(t.app, admin, 'PUT', `/api/admin/users/${anna.userId}`, {
+      password: 'a-new-password',
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     expect(await refusedUpgradeStatus(t.app, `/ws/sync?token=${anna.token}`)).toBe(401);
   });

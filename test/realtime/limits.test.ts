@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, bearer, type Session } from '#test/helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DIALECTS, bearer } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
+import { useSockets, waitFor } from '#test/helpers/ws.js';
 import { sendMessage } from '#test/messages/helpers.js';
 import { startOverloadedApp, type OverloadedApp } from './overloaded-app.js';
 
@@ -11,17 +11,8 @@ describe.each(DIALECTS)('per-user limits (%s)', (dialect) => {
     extraEnv: { LARDER_MESSAGES_PER_MINUTE: '3', LARDER_SOCKETS_PER_USER: '2' },
   });
   const [anna, ben, cleo] = t.users('anna', 'ben', 'cleo');
-  const sockets: TestSocket[] = [];
-  const open = async (session: Session) => {
-    const socket = await openSocket(t.app, session.token);
-    sockets.push(socket);
-    await socket.next('hello');
-    return socket;
-  };
+  const open = useSockets(t);
   const openSocketFor = open;
-  afterEach(async () => {
-    await Promise.all(sockets.splice(0).map((s) => s.close()));
-  });
 
   it('answers 429 rate_limited with Retry-After past the messages a sender may send a minute', async () => {
     for (let i = 0; i < 3; i++) await sendMessage(t.app, anna, ben, `hello ${i}`);

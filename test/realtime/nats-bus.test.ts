@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#src/config.js';
 import { MAX_PAYLOAD_BYTES, type BusEvent, type EventBus } from '#src/realtime/bus.js';
 import { createNatsEventBus, natsOptions, natsSubject } from '#src/realtime/bus.nats.js';
+import { freePort, relayTo } from '#test/helpers/tcp.js';
 import { waitFor } from '#test/helpers/ws.js';
 import { NATS_URL, describeOnNats } from './nats-helpers.js';
 
@@ -188,14 +189,6 @@ describeOnNats('the NATS event bus', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** A TCP proxy to the NATS server that can be stopped (connections cut) and started again. */
 async function startProxy(target: URL) {
   const sockets = new Set<net.Socket>();
@@ -204,17 +197,7 @@ async function startProxy(target: URL) {
   const start = () =>
     new Promise<void>((resolve) => {
       server = net.createServer((client) => {
-        const upstream = net.connect(Number(target.port || 4222), target.hostname);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('error', () => {});
-          s.on('close', () => {
-            sockets.delete(s);
-            client.destroy();
-            upstream.destroy();
-          });
-        }
-        client.pipe(upstream).pipe(client);
+        relayTo(client, target, 4222, sockets);
       });
       server.listen(port, '127.0.0.1', resolve);
     });

@@ -4,10 +4,9 @@ import type { BusEvent } from '#src/realtime/bus.js';
 import { natsSubject } from '#src/realtime/bus.nats.js';
 import { HAS_POSTGRES } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { openSocket, waitFor } from '#test/helpers/ws.js';
-import { call, itemBody, seedBasics, share, updateFor } from '#test/inventory/helpers.js';
-import { sendMessage } from '#test/messages/helpers.js';
+import { waitFor } from '#test/helpers/ws.js';
 import { NATS_URL } from './nats-helpers.js';
+import { inventoryChangeCrosses, messageCrosses } from './two-instances-helpers.js';
 
 const why = !HAS_POSTGRES
   ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
@@ -39,45 +38,16 @@ describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`two instances on one database and N
   });
 
   it("the receiver's socket on B gets what the sender posted to A; the ack reaches A's socket", async () => {
-    const benOnB = await openSocket(b.app, ben.token);
-    const annaOnA = await openSocket(a.app, anna.token);
-    try {
-      await benOnB.next('hello');
-      await annaOnA.next('hello');
-      const message = await sendMessage(a.app, anna, ben, 'across hosts');
-      expect(await benOnB.next('new_message')).toEqual({ type: 'new_message', message });
-
-      benOnB.send({ type: 'ack', messageId: message.id });
-      const delivered = await annaOnA.next('message_delivered');
-      expect(delivered.messageId).toBe(message.id);
-      for (const type of ['messageCreated', 'messageDelivered']) {
-        await waitFor(() =>
-          onNats.some((e) => e.type === type && 'messageId' in e && e.messageId === message.id),
-        );
-      }
-    } finally {
-      await benOnB.close();
-      await annaOnA.close();
+    const message = await messageCrosses(a.app, b.app, anna, ben, 'across hosts');
+    for (const type of ['messageCreated', 'messageDelivered']) {
+      await waitFor(() =>
+        onNats.some((e) => e.type === type && 'messageId' in e && e.messageId === message.id),
+      );
     }
   });
 
   it('an inventory change through instance A reaches a member’s socket on instance B', async () => {
-    await share(a.app, a.admin, anna, ben);
-    await seedBasics(a.app, anna);
-    const benOnB = await openSocket(b.app, ben.token);
-    try {
-      await benOnB.next('hello');
-      const put = await call(a.app, anna, 'PUT', '/api/inventory/items/bread', itemBody());
-      expect(put.status).toBe(201);
-      const event = {
-        type: 'inventoryUpdated',
-        inventoryId: anna.inventoryId,
-        revision: put.body.revision,
-      };
-      expect(await updateFor(benOnB, put.body.revision)).toEqual(event);
-      await waitFor(() => onNats.some((e) => JSON.stringify(e) === JSON.stringify(event)));
-    } finally {
-      await benOnB.close();
-    }
+    const event = await inventoryChangeCrosses(a, b.app, anna, ben);
+    await waitFor(() => onNats.some((e) => JSON.stringify(e) === JSON.stringify(event)));
   });
 });

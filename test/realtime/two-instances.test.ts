@@ -2,8 +2,7 @@ import { expect, it } from 'vitest';
 import { describeOnPostgres } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';
-import { call, itemBody, seedBasics, share, updateFor } from '#test/inventory/helpers.js';
-import { sendMessage } from '#test/messages/helpers.js';
+import { inventoryChangeCrosses, messageCrosses } from './two-instances-helpers.js';
 
 // Instances share events only through PostgreSQL (LISTEN/NOTIFY): SQLite means one instance.
 describeOnPostgres('two instances on one database', () => {
@@ -30,35 +29,10 @@ describeOnPostgres('two instances on one database', () => {
   });
 
   it("the receiver's socket on B gets what the sender posted to A; the ack reaches A's socket", async () => {
-    const benOnB = await openSocket(b.app, ben.token);
-    const annaOnA = await openSocket(a.app, anna.token);
-    await benOnB.next('hello');
-    await annaOnA.next('hello');
-    const message = await sendMessage(a.app, anna, ben, 'across instances');
-    expect(await benOnB.next('new_message')).toEqual({ type: 'new_message', message });
-
-    benOnB.send({ type: 'ack', messageId: message.id });
-    const delivered = await annaOnA.next('message_delivered');
-    expect(delivered.messageId).toBe(message.id);
-    await benOnB.close();
-    await annaOnA.close();
+    await messageCrosses(a.app, b.app, anna, ben, 'across instances');
   });
 
   it('an inventory change through instance A reaches a member’s socket on instance B', async () => {
-    await share(a.app, a.admin, anna, ben);
-    await seedBasics(a.app, anna);
-    const benOnB = await openSocket(b.app, ben.token);
-    try {
-      await benOnB.next('hello');
-      const put = await call(a.app, anna, 'PUT', '/api/inventory/items/bread', itemBody());
-      expect(put.status).toBe(201);
-      expect(await updateFor(benOnB, put.body.revision)).toEqual({
-        type: 'inventoryUpdated',
-        inventoryId: anna.inventoryId,
-        revision: put.body.revision,
-      });
-    } finally {
-      await benOnB.close();
-    }
+    await inventoryChangeCrosses(a, b.app, anna, ben);
   });
 });

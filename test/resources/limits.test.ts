@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
+import { call } from '#test/inventory/helpers.js';
 import { analyze, filesUnder, fixture, upload } from './helpers.js';
 import { zipOf } from './zip-writer.js';
 
@@ -150,13 +151,8 @@ describe.each(DIALECTS)('resource limits and bad input (%s)', (dialect) => {
   });
 
   it('a request that is not multipart, or lacks the file part, is refused', async () => {
-    const json = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/resources',
-      headers: admin.headers,
-      payload: { title: 'x' },
-    });
-    expect(json.statusCode).toBe(415);
+    const json = await call(t.app, admin, 'POST', '/api/admin/resources', { title: 'x' });
+    expect(json.status).toBe(415);
     const res = await upload(t.app, admin, 'x.pdf', meta, Buffer.alloc(0));
     expect(res.statusCode).toBe(400);
   });

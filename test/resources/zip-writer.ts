@@ -21,23 +21,14 @@ export function zipOf(
     const crc = zlib.crc32(data);
     const size = options.declaredSizes?.[name] ?? options.declaredSize ?? data.length;
     const flags = options.encrypted ? 0x1 : 0;
+    const entry = { flags, crc, stored: data.length, size, nameLength: nameBytes.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(flags, 6);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
+    writeEntryFields(local, 4, entry);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(flags, 8);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt16LE(20, 4); // version made by
+    writeEntryFields(central, 6, entry);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);
@@ -51,4 +42,22 @@ export function zipOf(
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, ...centrals, end]);
+}
+
+/**
+ * The fields a local header and its central directory entry share, in the same order from `at`
+ * (the central entry has "version made by" before them): version needed, flags, method (0:
+ * stored), time and date (0), CRC, stored size, unpacked size (declared), name length.
+ */
+function writeEntryFields(
+  header: Buffer,
+  at: number,
+  entry: { flags: number; crc: number; stored: number; size: number; nameLength: number },
+): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(entry.flags, at + 2);
+  header.writeUInt32LE(entry.crc, at + 10);
+  header.writeUInt32LE(entry.stored, at + 14);
+  header.writeUInt32LE(entry.size, at + 18);
+  header.writeUInt16LE(entry.nameLength, at + 22);
 }

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
-import { fuzzMultipart, fuzzRoutes, fuzzSocketFrames, type FuzzFigures } from './fuzz.js';
+import { fuzzMultipart, fuzzRoutes, fuzzSocketFrames, useFuzzedApp } from './fuzz.js';
 
 /** The CI-sized fuzz run (a larger one is fuzz.slow.test.ts): seconds per dialect. */
 describe.each(DIALECTS)('fuzzing (%s)', (dialect) => {
-  const t = useTestApp(dialect);
-  const [anna] = t.users('anna');
-  const figures: FuzzFigures = { cases: 0, byStatus: {} };
+  const { t, anna, figures } = useFuzzedApp(dialect);
 
   it('never answers 5xx nor writes on a 4xx, for hostile requests to every route', async () => {
     await fuzzRoutes(t.app, [t.admin, anna], 400, figures);

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { listTables } from '#src/backups/backups.repository.js';
 import WebSocket from 'ws';
 import { expect } from 'vitest';
-import type { Session } from '#test/helpers/app.js';
+import type { Session, TestDialect } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { wsBase } from '#test/helpers/ws.js';
 import { fixture, multipart, resourceMetadata } from '#test/resources/helpers.js';
 import {
@@ -53,6 +54,14 @@ export async function fingerprint(app: FastifyInstance): Promise<string> {
 export interface FuzzFigures {
   cases: number;
   byStatus: Record<number, number>;
+}
+
+/** The app a fuzz run hits, with anna besides the admin, and the run's figures so far. */
+export function useFuzzedApp(dialect: TestDialect) {
+  const t = useTestApp(dialect);
+  const [anna] = t.users('anna');
+  const figures: FuzzFigures = { cases: 0, byStatus: {} };
+  return { t, anna, figures };
 }
 
 function count(figures: FuzzFigures, status: number) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, DIALECTS } from '#test/helpers/app.js';
 import { APP_REDIRECT_URI, pkcePair, useOidcTestApp } from '#test/helpers/oidc-fixture.js';
+import { call } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)('sign-in through the identity provider, app flow (%s)', (dialect) => {
   const t = useOidcTestApp(dialect);
@@ -84,12 +85,9 @@ describe.each(DIALECTS)('sign-in through the identity provider, app flow (%s)', 
     expect(res.statusCode).toBe(200);
     const landed = await t.browser().signInAt(res.json().url, 'ben-phone');
     expect(landed.href).toBe(`${APP_REDIRECT_URI}?linked=1`);
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/oidc/link',
-      headers: ben.headers,
-      payload: { redirectUri: 'larder://evil' },
+    const refused = await call(t.app, ben, 'POST', '/api/auth/oidc/link', {
+      redirectUri: 'larder://evil',
     });
-    expect(refused.statusCode).toBe(400);
+    expect(refused.status).toBe(400);
   });
 });
