@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { createTable, dropTables, INVENTORY_ID, type AnyDb } from './helpers.js';
 
 // Frozen once released: the offline queue merged without loss (POST /api/inventory/sync).
 // - items.merge_state: per-field write times, the counted quantity's base and the adjustments
@@ -6,43 +6,31 @@ import type { Kysely } from 'kysely';
 //   (every row before this migration) and the quantity has no adjustments.
 // - sync_ops: every operation id an inventory has taken, with its first result (duplicates).
 // - deleted_items: ids a delete ended for the queue (later creates, updates, adjusts refused).
+// Its code may be refactored only while test/db/schema-frozen.test.ts passes unchanged.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .alterTable('items')
     .addColumn('merge_state', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
-  await db.schema
-    .createTable('sync_ops')
-    .addColumn('inventory_id', 'text', (c) =>
-      c.notNull().references('inventories.id').onDelete('cascade'),
-    )
-    .addColumn('op_id', 'text', (c) => c.notNull())
-    .addColumn('result', 'text', (c) => c.notNull())
-    .addColumn('recorded_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('sync_ops_pk', ['inventory_id', 'op_id'])
-    .execute();
-  await db.schema.createIndex('sync_ops_time_idx').on('sync_ops').column('recorded_at').execute();
-  await db.schema
-    .createTable('deleted_items')
-    .addColumn('inventory_id', 'text', (c) =>
-      c.notNull().references('inventories.id').onDelete('cascade'),
-    )
-    .addColumn('item_id', 'text', (c) => c.notNull())
-    .addColumn('deleted_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('deleted_items_pk', ['inventory_id', 'item_id'])
-    .execute();
-  await db.schema
-    .createIndex('deleted_items_time_idx')
-    .on('deleted_items')
-    .column('deleted_at')
-    .execute();
+  await createTable(db, 'sync_ops', {
+    inventory_id: INVENTORY_ID,
+    op_id: 'text not null',
+    result: 'text not null',
+    recorded_at: 'bigint not null',
+    sync_ops_pk: 'primary key (inventory_id, op_id)',
+    sync_ops_time_idx: 'index (recorded_at)',
+  });
+  await createTable(db, 'deleted_items', {
+    inventory_id: INVENTORY_ID,
+    item_id: 'text not null',
+    deleted_at: 'bigint not null',
+    deleted_items_pk: 'primary key (inventory_id, item_id)',
+    deleted_items_time_idx: 'index (deleted_at)',
+  });
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('deleted_items').execute();
-  await db.schema.dropTable('sync_ops').execute();
+export async function down(db: AnyDb): Promise<void> {
+  await dropTables(db, 'deleted_items', 'sync_ops');
   await db.schema.alterTable('items').dropColumn('merge_state').execute();
 }

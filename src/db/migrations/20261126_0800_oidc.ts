@@ -1,54 +1,43 @@
-import type { Kysely } from 'kysely';
+import { createTable, dropTables, USER_ID, type AnyDb } from './helpers.js';
 
 // Frozen once released: sign-in through the household's OpenID provider. Links
 // between a user and a provider subject, the authorization requests on their way through the
 // provider, and Larder's own single-use codes that hand a finished sign-in to the SPA or the app.
+// Its code may be refactored only while test/db/schema-frozen.test.ts passes unchanged.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('oidc_links')
+export async function up(db: AnyDb): Promise<void> {
+  await createTable(db, 'oidc_links', {
     // one provider account per user, and one user per provider account (the unique index)
-    .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
-    .addColumn('issuer', 'text', (c) => c.notNull())
-    .addColumn('subject', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('oidc_links_subject_idx')
-    .on('oidc_links')
-    .columns(['issuer', 'subject'])
-    .unique()
-    .execute();
+    user_id: 'text primary key references users.id on delete cascade',
+    issuer: 'text not null',
+    subject: 'text not null',
+    created_at: 'bigint not null',
+    oidc_links_subject_idx: 'unique index (issuer, subject)',
+  });
 
-  await db.schema
-    .createTable('oidc_requests')
+  await createTable(db, 'oidc_requests', {
     // SHA-256 of the `state` sent to the provider; a row is used once, then deleted
-    .addColumn('state_hash', 'text', (c) => c.primaryKey())
-    .addColumn('kind', 'text', (c) => c.notNull()) // 'web', 'app' or 'link'
-    .addColumn('nonce', 'text', (c) => c.notNull())
-    .addColumn('code_verifier', 'text', (c) => c.notNull())
-    .addColumn('callback_url', 'text', (c) => c.notNull())
-    .addColumn('browser_hash', 'text')
-    .addColumn('app_redirect_uri', 'text')
-    .addColumn('app_code_challenge', 'text')
-    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .execute();
+    state_hash: 'text primary key',
+    kind: 'text not null', // 'web', 'app' or 'link'
+    nonce: 'text not null',
+    code_verifier: 'text not null',
+    callback_url: 'text not null',
+    browser_hash: 'text',
+    app_redirect_uri: 'text',
+    app_code_challenge: 'text',
+    user_id: 'text references users.id on delete cascade',
+    expires_at: 'bigint not null',
+  });
 
-  await db.schema
-    .createTable('oidc_codes')
+  await createTable(db, 'oidc_codes', {
     // SHA-256 of the code handed to the SPA or the app
-    .addColumn('code_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('code_challenge', 'text')
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .execute();
+    code_hash: 'text primary key',
+    user_id: USER_ID,
+    code_challenge: 'text',
+    expires_at: 'bigint not null',
+  });
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('oidc_codes').execute();
-  await db.schema.dropTable('oidc_requests').execute();
-  await db.schema.dropTable('oidc_links').execute();
+export async function down(db: AnyDb): Promise<void> {
+  await dropTables(db, 'oidc_codes', 'oidc_requests', 'oidc_links');
 }

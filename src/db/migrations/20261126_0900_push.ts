@@ -1,77 +1,55 @@
-import type { Kysely } from 'kysely';
+import { createTable, dropTables, USER_ID, type AnyDb } from './helpers.js';
 
 // Frozen once released: Web Push to closed apps (UnifiedPush). The VAPID key pair every instance
 // signs with, the subscriptions (one per endpoint, each ending with its sign-in session) and the
 // outbox of encrypted deliveries, one row per subscription and event.
+// Its code may be refactored only while test/db/schema-frozen.test.ts passes unchanged.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: AnyDb): Promise<void> {
   // one row, id 1: inserting it is the lease to make the key pair (one instance wins)
-  await db.schema
-    .createTable('push_vapid_keys')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('public_key', 'text', (c) => c.notNull())
-    .addColumn('private_key', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('push_subscriptions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await createTable(db, 'push_vapid_keys', {
+    id: 'integer primary key',
+    public_key: 'text not null',
+    private_key: 'text not null',
+    created_at: 'bigint not null',
+  });
+  await createTable(db, 'push_subscriptions', {
+    id: 'text primary key',
+    user_id: USER_ID,
     // the subscription ends with its session (logout, revocation, password change, deletion)
-    .addColumn('session_id', 'text', (c) =>
-      c.notNull().references('sessions.id').onDelete('cascade'),
-    )
-    .addColumn('endpoint', 'text', (c) => c.notNull().unique())
-    .addColumn('p256dh', 'text', (c) => c.notNull())
-    .addColumn('auth', 'text', (c) => c.notNull())
-    .addColumn('events', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('push_subscriptions_user_idx')
-    .on('push_subscriptions')
-    .column('user_id')
-    .execute();
-  await db.schema
-    .createIndex('push_subscriptions_session_idx')
-    .on('push_subscriptions')
-    .column('session_id')
-    .execute();
-  await db.schema
-    .createTable('push_deliveries')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('subscription_id', 'text', (c) =>
-      c.notNull().references('push_subscriptions.id').onDelete('cascade'),
-    )
+    session_id: 'text not null references sessions.id on delete cascade',
+    endpoint: 'text not null unique',
+    p256dh: 'text not null',
+    auth: 'text not null',
+    events: 'text not null',
+    created_at: 'bigint not null',
+    updated_at: 'bigint not null',
+    push_subscriptions_user_idx: 'index (user_id)',
+    push_subscriptions_session_idx: 'index (session_id)',
+  });
+  await createTable(db, 'push_deliveries', {
+    id: 'text primary key',
+    subscription_id: 'text not null references push_subscriptions.id on delete cascade',
     // the event it carries ("message:<id>", "inventory:<id>:<revision>"): every instance hears
     // every event, and only the first insert of (subscription, key) goes in
-    .addColumn('event_key', 'text', (c) => c.notNull())
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('small_payload', 'text')
-    .addColumn('urgency', 'text', (c) => c.notNull())
-    .addColumn('topic', 'text')
+    event_key: 'text not null',
+    payload: 'text not null',
+    small_payload: 'text',
+    urgency: 'text not null',
+    topic: 'text',
     // the order of states within a Topic (an inventory's revision): an older one is not sent
-    .addColumn('topic_seq', 'bigint')
-    .addColumn('ttl_seconds', 'integer', (c) => c.notNull())
-    .addColumn('attempts', 'integer', (c) => c.notNull())
-    .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
-    .addColumn('delivered_at', 'bigint')
-    .addColumn('last_error', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addUniqueConstraint('push_deliveries_event_uq', ['subscription_id', 'event_key'])
-    .execute();
-  await db.schema
-    .createIndex('push_deliveries_due_idx')
-    .on('push_deliveries')
-    .columns(['delivered_at', 'next_attempt_at'])
-    .execute();
+    topic_seq: 'bigint',
+    ttl_seconds: 'integer not null',
+    attempts: 'integer not null',
+    next_attempt_at: 'bigint not null',
+    delivered_at: 'bigint',
+    last_error: 'text',
+    created_at: 'bigint not null',
+    push_deliveries_event_uq: 'unique (subscription_id, event_key)',
+    push_deliveries_due_idx: 'index (delivered_at, next_attempt_at)',
+  });
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['push_deliveries', 'push_subscriptions', 'push_vapid_keys']) {
-    await db.schema.dropTable(table).execute();
-  }
+export async function down(db: AnyDb): Promise<void> {
+  await dropTables(db, 'push_deliveries', 'push_subscriptions', 'push_vapid_keys');
 }
