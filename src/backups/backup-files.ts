@@ -111,8 +111,8 @@ export async function publish(
 /**
  * A claim on a name between the writers that share the local folder `dir` (the server and the
  * CLI on one host): a marker file created exclusively. A marker a crash leaves behind is a temp
- * file like any other (`.larder-*.partial`), removed a day later; until then that one name is
- * skipped.
+ * file like the dumps' (`.larder-*.partial`), swept with them (src/temp-files.ts); until then
+ * that one name is skipped.
  */
 export function claimInFolder(dir: string): NameClaim {
   return async (name, fn) => {
