@@ -18,6 +18,10 @@ Commands:
   rotate-jwt-key              add a new token signing key, used from now on; prints its kid
                               and when the older keys stop verifying (their tokens expire)
   migrate                     apply pending database migrations
+  copy-files-to-bucket        with LARDER_STORAGE=s3: copy the data dir's resources, staged
+                              files, static files (the APK) and LARDER_BACKUP_DIR's backups
+                              into the bucket; files already there with the same size are
+                              skipped (stop the servers first)
   help                        show this text (also: --help)
   version                     print Larder's version (also: --version)
 

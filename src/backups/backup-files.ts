@@ -73,21 +73,62 @@ export function backupName(at: number, attempt: number): string {
 export const backupKey = (name: string) => `backups/${name}`;
 
 /**
- * Moves a finished temp file to its final name. The put is exclusive (a hard link in a folder),
- * so two instances finishing in the same second each get a name of their own instead of
- * overwriting.
+ * Runs `fn` only while no other writer publishes a backup under `name`; null (and `fn` not run)
+ * when one does.
  */
-export async function publish(storage: Storage, partial: string, at: number): Promise<string> {
+export type NameClaim = <T>(name: string, fn: () => Promise<T>) => Promise<T | null>;
+
+const unclaimed: NameClaim = (_name, fn) => fn();
+
+/**
+ * Moves a finished temp file to its final name. The put is exclusive, so two instances finishing
+ * in the same second each get a name of their own instead of overwriting. In a folder that is a
+ * hard link, atomic by itself. In a bucket it is a lookup and then an upload (S3-compatible peers
+ * have no portable create-if-absent: s3rver, for one, ignores `If-None-Match` on a put), so the
+ * caller passes a `claim` that keeps every other writer off the name until the upload is done.
+ */
+export async function publish(
+  storage: Storage,
+  partial: string,
+  at: number,
+  claim: NameClaim = unclaimed,
+): Promise<string> {
   for (let attempt = 1; attempt < 1000; attempt++) {
     const name = backupName(at, attempt);
     try {
-      await storage.putFile(backupKey(name), partial, { exclusive: true });
-      return name;
+      const published = await claim(name, async () => {
+        await storage.putFile(backupKey(name), partial, { exclusive: true });
+        return name;
+      });
+      if (published !== null) return published;
     } catch (err) {
       if (!(err instanceof StorageExistsError)) throw err;
     }
   }
   throw new Error('no free backup name');
+}
+
+/**
+ * A claim on a name between the writers that share the local folder `dir` (the server and the
+ * CLI on one host): a marker file created exclusively. A marker a crash leaves behind is a temp
+ * file like the dumps' (`.larder-*.partial`), swept with them (src/temp-files.ts); until then
+ * that one name is skipped.
+ */
+export function claimInFolder(dir: string): NameClaim {
+  return async (name, fn) => {
+    const marker = path.join(dir, `.larder-claim-${name}.partial`);
+    try {
+      await (await fs.promises.open(marker, 'wx', 0o600)).close();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
+      throw err;
+    }
+    try {
+      return await fn();
+    } finally {
+      await fs.promises.rm(marker, { force: true });
+    }
+  };
 }
 
 export async function listBackups(storage: Storage): Promise<BackupEntry[]> {

@@ -37,6 +37,23 @@ export function createBackupsService(deps: {
   const { storage, work } = deps.storage;
   const dir = work.backups;
   const inFlight = new Set<Promise<unknown>>();
+  /**
+   * In a bucket the name check and the upload are two requests: every writer that may publish
+   * into it at the same moment claims the name first. On PostgreSQL (several instances, any
+   * host) an advisory lock per name; on SQLite (one host: the server and the CLI) a marker in
+   * the local folder they share.
+   */
+  const claim: files.NameClaim | undefined =
+    storage.kind !== 's3'
+      ? undefined
+      : database.dialect === 'postgres'
+        ? (name, fn) =>
+            repo.withTryAdvisoryLock(
+              database.db,
+              lockKey(`larder-backup-name:${config.databaseSchema}:${name}`),
+              fn,
+            )
+        : files.claimInFolder(dir);
 
   async function create(): Promise<BackupEntry> {
     const at = clock();
@@ -52,7 +69,7 @@ export function createBackupsService(deps: {
       });
       await fs.promises.utimes(partial, at / 1000, at / 1000);
       const { size } = await fs.promises.stat(partial);
-      const name = await files.publish(storage, partial, at);
+      const name = await files.publish(storage, partial, at, claim);
       const ms = Math.round(performance.now() - started);
       log.info({ backup: name, ...summary, sizeBytes: size, ms }, 'backup written');
       await files.prune(storage, dir, config.backupKeep, clock()).catch((err: unknown) => {
@@ -84,7 +101,11 @@ export function createBackupsService(deps: {
     };
     if (database.dialect === 'postgres') {
       // several instances share the schedule: whoever takes the lock does the backup
-      await repo.withTryAdvisoryLock(database.db, lockKey(config.databaseSchema), due);
+      await repo.withTryAdvisoryLock(
+        database.db,
+        lockKey(`larder-backup:${config.databaseSchema}`),
+        due,
+      );
     } else {
       await due();
     }
@@ -147,9 +168,9 @@ export function createBackupsService(deps: {
   };
 }
 
-/** Advisory locks are per database: derive the key from the schema so schemas do not meet. */
-function lockKey(schema: string): number {
-  return crypto.createHash('sha256').update(`larder-backup:${schema}`).digest().readInt32BE(0);
+/** Advisory locks are per database: the key names the schema so schemas do not meet. */
+function lockKey(name: string): number {
+  return crypto.createHash('sha256').update(name).digest().readInt32BE(0);
 }
 
 export type BackupsService = ReturnType<typeof createBackupsService>;

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
+import { BACKUP_NAME } from '#src/backups/backup-files.js';
 import type { Config } from '#src/config.js';
+import { copyObjects } from '#src/storage/copy-objects.js';
+import { createFolderStorage } from '#src/storage/folder.storage.js';
+import { createS3Storage } from '#src/storage/s3.storage.js';
 import { isValidPassword } from '#src/users/users.rules.js';
 import { CliFailure, readNewPassword } from './password.js';
 import { migrate, requireSqliteFile, say, withDatabase, withServices } from './context.js';
@@ -99,6 +104,40 @@ export const commands: Record<string, Command> = {
         say(`new signing key ${kid}; tokens signed by the older keys verify until ${until}`);
         process.stdout.write(`${kid}\n${until}\n`);
       });
+    },
+  },
+
+  /**
+   * Moving to object storage: the files of the data dir and the backup dir go into the bucket
+   * under the keys the S3 storage reads (docs/operations.md, "Files in object storage").
+   */
+  'copy-files-to-bucket': {
+    args: 0,
+    async run(_args, _flags, config) {
+      if (config.storage.kind !== 's3') {
+        throw new CliFailure('set LARDER_STORAGE=s3 and the LARDER_S3_* variables of the bucket');
+      }
+      const folders = {
+        resources: path.join(config.dataDir, 'resources'),
+        staging: path.join(config.dataDir, 'staging'),
+        static: path.join(config.dataDir, 'static'),
+        backups: config.backupDir,
+      };
+      const bucket = createS3Storage(config.storage);
+      try {
+        const summary = await copyObjects(
+          createFolderStorage(folders),
+          bucket,
+          ['resources/', 'staging/', 'static/', 'backups/'],
+          (key) => !key.startsWith('backups/') || BACKUP_NAME.test(key.slice('backups/'.length)),
+        );
+        say(
+          `copied ${summary.copied} file(s), ${summary.bytes} bytes, into ` +
+            `${bucket.describe('')}; ${summary.skipped} were there already`,
+        );
+      } finally {
+        bucket.close();
+      }
     },
   },
 

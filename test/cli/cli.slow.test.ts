@@ -36,6 +36,7 @@ describe.concurrent('larder command line: usage', () => {
       'unlock <username>',
       'rotate-jwt-key',
       'migrate',
+      'copy-files-to-bucket',
       'version',
     ]) {
       expect(r.stdout).toContain(c);

@@ -114,5 +114,7 @@ export async function connect(base: string, token: string) {
       });
     },
     close: () => ws.close(),
+    /** the server closed it (or it was closed here) */
+    closed: () => ws.readyState === WebSocket.CLOSED,
   };
 }
