@@ -77,6 +77,25 @@ export async function launchBrowser(options: { locale?: string } = {}): Promise<
   };
 }
 
+/**
+ * `body` on a phone-sized page (375 px) opened at `url` in a browser of its own whose language
+ * is `locale` (navigator.language and Accept-Language); the browser is closed whatever happens.
+ */
+export async function onPhoneIn(
+  locale: string,
+  url: string,
+  body: (page: Page) => Promise<void>,
+): Promise<void> {
+  const browser = await launchBrowser({ locale });
+  try {
+    const page = await browser.newPage(375);
+    await page.goto(url);
+    await body(page);
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Saves a full-page screenshot under test-output/screenshots/. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });

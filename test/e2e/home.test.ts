@@ -3,7 +3,7 @@ import path from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBrowser, launchBrowser, screenshot, useBrowserTest } from './browser.js';
+import { describeInBrowser, onPhoneIn, screenshot, useBrowserTest } from './browser.js';
 import { publishVersion } from '#test/releases/helpers.js';
 
 // jsqr is CommonJS whose typings declare an ES default export: take whichever is the function
@@ -75,10 +75,7 @@ describeInBrowser('home page in a browser', () => {
   });
 
   it('a German browser gets the page in German; an unknown page is a page, not JSON', async () => {
-    const german = await launchBrowser({ locale: 'de-DE' });
-    try {
-      const page = await german.newPage(375);
-      await page.goto(`${ctx.base}/`);
+    await onPhoneIn('de-DE', `${ctx.base}/`, async (page) => {
       expect(await page.evaluate<string>('document.documentElement.lang')).toBe('de');
       await page.getByRole('link', { name: 'Für Android herunterladen (APK)' }).waitFor();
       await page.getByText('Unbekannte Apps installieren', { exact: false }).waitFor();
@@ -88,9 +85,7 @@ describeInBrowser('home page in a browser', () => {
       await page.getByRole('heading', { name: 'Seite nicht gefunden' }).waitFor();
       await page.getByRole('link', { name: 'Zur Startseite' }).click();
       await page.locator('#app-name').waitFor();
-    } finally {
-      await german.close();
-    }
+    });
   });
 
   it('the page still shows name, version and link when its script does not run', async () => {

@@ -15,6 +15,7 @@ import {
   describeInBrowser,
   expectCount,
   launchBrowser,
+  onPhoneIn,
   screenshot,
   type Browser,
 } from './browser.js';
@@ -139,10 +140,7 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
   });
 
   it('in German: „Mit Household ID anmelden“ and „Verknüpfen“', async () => {
-    const german = await launchBrowser({ locale: 'de-DE' });
-    try {
-      const page = await german.newPage(375);
-      await page.goto(`${ctx.larder.base}/admin/`);
+    await onPhoneIn('de-DE', `${ctx.larder.base}/admin/`, async (page) => {
       await page.getByRole('link', { name: 'Mit Household ID anmelden' }).waitFor();
       await page.getByText('oder mit Passwort').waitFor();
       await page.getByLabel('Benutzername').fill('admin');
@@ -155,9 +153,7 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
         .waitFor();
       expect(await fits(page)).toBe(true);
       await screenshot(page, 'admin-account-oidc-de-phone');
-    } finally {
-      await german.close();
-    }
+    });
   });
 });
 

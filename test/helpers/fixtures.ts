@@ -35,6 +35,8 @@ export interface TestAppFixture extends TestApp {
   users<const N extends string[]>(...usernames: N): { [K in keyof N]: Session };
   /** Creates a user now (in a test or hook) through the admin API and signs them in. */
   createUser(username: string, password?: string): Promise<Session>;
+  /** Closes the app and builds it again on the same environment and clock: a server restart. */
+  restart(): Promise<void>;
 }
 
 /** A fresh environment (owned: removed afterwards) or the one given in `options.env`. */
@@ -73,6 +75,11 @@ export function useTestApp(dialect: TestDialect, options: TestAppOptions = {}): 
     users: (...usernames: string[]) => usernames.map((name) => fixture.user(name)),
     createUser: (username: string, password?: string) =>
       createUser(fixture.app, fixture.admin, username, password),
+    async restart() {
+      await fixture.close();
+      const { env, clock } = fixture;
+      Object.assign(fixture, await buildTestApp(dialect, { ...options, env, clock }));
+    },
   } as TestAppFixture;
 
   beforeAll(async () => {

@@ -1,6 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
+import {
+  ADMIN_PASSWORD,
+  destroyTestEnvironment,
+  testEnvironment,
+  type TestDialect,
+} from './app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -61,6 +68,36 @@ export function startServer(
   });
 }
 
+/**
+ * Server processes for a describe block on one dialect: `env` is a fresh data dir and schema,
+ * `environment()` gives another, `start()` a server on one. After the
+ * block the last server started is stopped (a test may stop it, or kill it, first) and every
+ * environment is removed.
+ */
+export function useServerProcesses(dialect: TestDialect) {
+  const environments: Record<string, string>[] = [];
+  let last: ServerProcess | null = null;
+  afterAll(async () => {
+    await last?.stop();
+    for (const env of environments) await destroyTestEnvironment(env);
+  });
+  const environment = (): Record<string, string> => {
+    const env = testEnvironment(dialect);
+    environments.push(env);
+    return env;
+  };
+  const env = environment();
+  return {
+    env,
+    environment,
+    /** A server on `on` (`env` unless told), the seed admin signed in on it: `token`. */
+    async start(on = env): Promise<ServerProcess & { token: string }> {
+      last = await startServer(on);
+      return { ...last, token: (await signIn(last.base)).accessToken };
+    },
+  };
+}
+
 export async function http(
   base: string,
   method: string,
@@ -77,6 +114,35 @@ export async function http(
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Signs in over HTTP (the seed admin unless told); the test fails unless it is answered 200. */
+export async function signIn(
+  base: string,
+  username = 'admin',
+  password = ADMIN_PASSWORD,
+): Promise<{ accessToken: string; userId: string; inventoryId: string }> {
+  const res = await http(base, 'POST', '/api/auth/login', { body: { username, password } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+/** PUT /api/inventory over HTTP: `items` in category 1 and location 1, named as `names` says. */
+export function putInventory(
+  base: string,
+  token: string,
+  items: Record<string, unknown>[],
+  names: { category: string; location: string; settings?: Record<string, string> },
+) {
+  return http(base, 'PUT', '/api/inventory', {
+    token,
+    body: {
+      items,
+      categories: [{ id: 1, name: names.category }],
+      locations: [{ id: 1, name: names.location }],
+      settings: names.settings ?? {},
+    },
+  });
 }
 
 /** A socket on /ws/sync that collects frames and waits for one of a given type. */

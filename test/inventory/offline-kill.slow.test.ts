@@ -1,11 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '#test/helpers/app.js';
 import {
-  ADMIN_PASSWORD,
-  DIALECTS,
-  destroyTestEnvironment,
-  testEnvironment,
-} from '#test/helpers/app.js';
-import { http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+  http,
+  putInventory,
+  useServerProcesses,
+  type ServerProcess,
+} from '#test/helpers/server-process.js';
 
 /**
  * The app's queue is safe to retry across a crash: the server is SIGKILLed while a 1,000-op
@@ -33,20 +33,7 @@ function batch(tag: string) {
 }
 
 describe.each(DIALECTS)('offline batch across a SIGKILL (%s)', (dialect) => {
-  const env = testEnvironment(dialect);
-  let server: ServerProcess | null = null;
-  afterAll(async () => {
-    await server?.stop();
-    await destroyTestEnvironment(env);
-  });
-
-  async function signIn(s: ServerProcess): Promise<string> {
-    const login = await http(s.base, 'POST', '/api/auth/login', {
-      body: { username: 'admin', password: ADMIN_PASSWORD },
-    });
-    expect(login.status).toBe(200);
-    return login.body.accessToken as string;
-  }
+  const servers = useServerProcesses(dialect);
 
   async function quantities(s: ServerProcess, token: string): Promise<number[]> {
     const res = await http(s.base, 'GET', '/api/inventory', { token });
@@ -54,8 +41,8 @@ describe.each(DIALECTS)('offline batch across a SIGKILL (%s)', (dialect) => {
   }
 
   it('a batch killed mid-flight is all or nothing, and its retry applies each op once', async () => {
-    server = await startServer(env);
-    let token = await signIn(server);
+    let server = await servers.start();
+    let { token } = server;
     const items = Array.from({ length: ITEMS }, (_, i) => ({
       id: itemId(i),
       name: `Item ${i}`,
@@ -66,14 +53,9 @@ describe.each(DIALECTS)('offline batch across a SIGKILL (%s)', (dialect) => {
       locationId: 1,
       lastUpdated: T0,
     }));
-    const put = await http(server.base, 'PUT', '/api/inventory', {
-      token,
-      body: {
-        items,
-        categories: [{ id: 1, name: 'Food' }],
-        locations: [{ id: 1, name: 'Pantry' }],
-        settings: {},
-      },
+    const put = await putInventory(server.base, token, items, {
+      category: 'Food',
+      location: 'Pantry',
     });
     expect(put.status).toBe(200);
 
@@ -110,8 +92,8 @@ describe.each(DIALECTS)('offline batch across a SIGKILL (%s)', (dialect) => {
       await exited;
       const answer = await sent;
 
-      server = await startServer(env);
-      token = await signIn(server);
+      server = await servers.start();
+      token = server.token;
       const after = await quantities(server, token);
       // all or nothing: every item moved by ten, or none did
       expect([Array(ITEMS).fill(expected), Array(ITEMS).fill(expected - 10)]).toContainEqual(after);

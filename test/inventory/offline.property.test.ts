@@ -1,16 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  createTestClock,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-  type TestApp,
-} from '#test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, type Session } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, seedBasics, share } from './helpers.js';
 import { T0, model, type Field, type QueuedOp, type Values } from './offline-model.js';
 
@@ -157,31 +148,16 @@ class Phone {
 }
 
 describe.each(DIALECTS)('offline queue merge property (%s)', (dialect) => {
-  const env = testEnvironment(dialect);
-  const clock = createTestClock();
-  let t: TestApp;
-  let sessions: Session[];
+  const t = useTestApp(dialect);
+  const [mom, dad] = t.users('mom', 'dad');
+  const sessions = [mom, mom, dad]; // three phones: two of Mom's, one of Dad's
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect, { env, clock });
-    const admin = await loginAsAdmin(t.app);
-    const mom = await createUser(t.app, admin, 'mom');
-    const dad = await createUser(t.app, admin, 'dad');
-    await share(t.app, admin, mom, dad);
+    await share(t.app, t.admin, mom, dad);
     await seedBasics(t.app, mom);
     await call(t.app, mom, 'PUT', '/api/inventory/categories/2', { name: 'Drinks' });
     await call(t.app, mom, 'PUT', '/api/inventory/locations/2', { name: 'Cellar' });
-    sessions = [mom, mom, dad]; // three phones: two of Mom's, one of Dad's
   });
-  afterAll(async () => {
-    await t?.close();
-    await destroyTestEnvironment(env);
-  });
-
-  async function restart(): Promise<void> {
-    await t.close();
-    t = await buildTestApp(dialect, { env, clock });
-  }
 
   it('every phone ends with the model of all operations, each applied exactly once', async () => {
     await fc.assert(
@@ -205,7 +181,7 @@ describe.each(DIALECTS)('offline queue merge property (%s)', (dialect) => {
         const ops = queues(s, seedIds);
         const firstResults = new Map<string, string>();
         for (const [n, { phone, batch }] of schedule(s, ops).entries()) {
-          if (s.restartAt === n) await restart();
+          if (s.restartAt === n) await t.restart();
           const p = phones[phone]!;
           const res = await call(t.app, p.session, 'POST', '/api/inventory/sync', {
             since: p.revision,

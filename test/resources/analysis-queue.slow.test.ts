@@ -1,37 +1,21 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_QUEUED_ANALYSES } from '#src/resources/analysis/analysis.pool.js';
-import {
-  buildTestApp,
-  destroyTestEnvironment,
-  DIALECTS,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-  type TestApp,
-} from '#test/helpers/app.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { analyze, filesUnder } from './helpers.js';
 import { slowZip } from './hostile-files.js';
 
 describe.each(DIALECTS)('the analysis queue (%s)', (dialect) => {
-  let t: TestApp;
-  let admin: Session;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, {
-      env: testEnvironment(dialect, { LARDER_ANALYZE_TIMEOUT: '1', LARDER_ANALYZE_WORKERS: '1' }),
-    });
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
+  const t = useTestApp(dialect, {
+    extraEnv: { LARDER_ANALYZE_TIMEOUT: '1', LARDER_ANALYZE_WORKERS: '1' },
   });
 
   it('beyond one running and four waiting analyses the answer is 503 with Retry-After', async () => {
     const slow = slowZip();
     const answers = await Promise.all(
       Array.from({ length: MAX_QUEUED_ANALYSES + 2 }, (_, i) =>
-        analyze(t.app, admin, `slow-${i}.zip`, slow),
+        analyze(t.app, t.admin, `slow-${i}.zip`, slow),
       ),
     );
     const statuses = answers.map((res) => res.statusCode).sort();

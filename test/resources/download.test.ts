@@ -1,28 +1,21 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
 import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
-import { fileResponseCases } from '#test/helpers/file-responses.js';
-import { fixture, sha256, upload } from './helpers.js';
+import { fixture, sha256, upload, useUploadedResource } from './helpers.js';
 
 describe.each(DIALECTS)('resource downloads (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const member = t.user('reader');
-  let url: string;
   const bytes = fixture('water-guide.pdf');
-  beforeAll(async () => {
-    const res = await upload(
-      t.app,
-      t.admin,
-      'Überlebens-Handbuch.pdf',
-      { title: 'Handbuch' },
-      bytes,
-    );
-    url = new URL(res.json().downloadUrl).pathname;
+  const guide = useUploadedResource(t, member, {
+    filename: 'Überlebens-Handbuch.pdf',
+    title: 'Handbuch',
+    bytes,
   });
 
   it('the whole file: type, length, ETag, ranges offered, no compression', async () => {
     const full = await t.app.inject({
-      url,
+      url: guide.url,
       headers: { ...member.headers, 'accept-encoding': 'gzip' },
     });
     expect(full.statusCode).toBe(200);
@@ -35,23 +28,17 @@ describe.each(DIALECTS)('resource downloads (%s)', (dialect) => {
   });
 
   it('a non-ASCII file name is offered with an ASCII fallback and RFC 5987 encoding', async () => {
-    const res = await t.app.inject({ url, headers: member.headers });
+    const res = await t.app.inject({ url: guide.url, headers: member.headers });
     expect(res.headers['content-disposition']).toBe(
       `attachment; filename=_berlebens-Handbuch.pdf; filename*=UTF-8''%C3%9Cberlebens-Handbuch.pdf`,
     );
   });
 
-  fileResponseCases(() => ({
-    app: t.app,
-    url,
-    headers: member.headers,
-    bytes,
-    secret: t.config.dataDir,
-  }));
+  guide.fileResponseCases();
 
   it('?token= works like the bearer header, Range included', async () => {
     const res = await t.app.inject({
-      url: `${url}?token=${member.token}`,
+      url: `${guide.url}?token=${member.token}`,
       headers: { range: 'bytes=10-19' },
     });
     expect(res.statusCode).toBe(206);

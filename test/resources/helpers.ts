@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { beforeAll, expect } from 'vitest';
 import type { Session } from '#test/helpers/app.js';
+import { fileResponseCases } from '#test/helpers/file-responses.js';
+import type { TestAppFixture } from '#test/helpers/fixtures.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/resources');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -52,33 +55,62 @@ export const resourceMetadata = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-export function analyze(app: FastifyInstance, session: Session, filename: string, data?: Buffer) {
-  const body = multipart([{ name: 'file', filename, data: data ?? fixture(filename) }]);
+/** A multipart/form-data POST of `parts` as `session`. */
+function postMultipart(app: FastifyInstance, session: Session, url: string, parts: Part[]) {
+  const body = multipart(parts);
   return app.inject({
     method: 'POST',
-    url: '/api/admin/resources/analyze',
+    url,
     headers: { ...session.headers, ...body.headers },
     payload: body.payload,
   });
 }
 
-export function upload(
+export const analyze = (app: FastifyInstance, session: Session, filename: string, data?: Buffer) =>
+  postMultipart(app, session, '/api/admin/resources/analyze', [
+    { name: 'file', filename, data: data ?? fixture(filename) },
+  ]);
+
+export const upload = (
   app: FastifyInstance,
   session: Session,
   filename: string,
   metadata: unknown,
   data?: Buffer,
-) {
-  const body = multipart([
+) =>
+  postMultipart(app, session, '/api/admin/resources', [
     { name: 'metadata', data: typeof metadata === 'string' ? metadata : JSON.stringify(metadata) },
     { name: 'file', filename, data: data ?? fixture(filename) },
   ]);
-  return app.inject({
-    method: 'POST',
-    url: '/api/admin/resources',
-    headers: { ...session.headers, ...body.headers },
-    payload: body.payload,
+
+/**
+ * A resource the admin uploads in beforeAll (`file.bytes` as `file.filename`), as `reader`
+ * downloads it: `url` is its download path once beforeAll has run. `fileResponseCases()`
+ * declares, where it is called, the contract every file response keeps
+ * (helpers/file-responses.ts) on that download.
+ */
+export function useUploadedResource(
+  t: TestAppFixture,
+  reader: Session,
+  file: { filename: string; title: string; bytes: Buffer },
+) {
+  const resource = {
+    url: '',
+    fileResponseCases: () =>
+      fileResponseCases(() => ({
+        app: t.app,
+        url: resource.url,
+        headers: reader.headers,
+        bytes: file.bytes,
+        secret: t.config.dataDir,
+      })),
+  };
+  beforeAll(async () => {
+    const res = await upload(t.app, t.admin, file.filename, { title: file.title }, file.bytes);
+    expect(res.statusCode, res.body).toBe(201);
+    resource.url = new URL(res.json().downloadUrl).pathname;
   });
+  return resource;
 }
 
 /** Every file under a folder, recursively (to prove nothing was kept or escaped). */

@@ -5,15 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_MEMORY_BUDGET_BYTES } from '#src/resources/analysis/analysis.pool.js';
-import {
-  buildTestApp,
-  destroyTestEnvironment,
-  DIALECTS,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-  type TestApp,
-} from '#test/helpers/app.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { watchServer } from '#test/helpers/event-loop-watchdog.js';
 import { filesUnder, FIXTURES } from './helpers.js';
 import * as hostile from './hostile-files.js';
@@ -62,23 +55,15 @@ const CASES: [string, string, () => Buffer | Promise<Buffer>][] = [
 ];
 
 describe.each(DIALECTS)('hostile files never stall the server (%s)', (dialect) => {
-  let t: TestApp;
+  // a shorter deadline than production's 30 s keeps the suite quick; memory ends most cases
+  const t = useTestApp(dialect, { extraEnv: { LARDER_ANALYZE_TIMEOUT: '10' } });
+  const { admin } = t;
   let base: string;
-  let admin: Session;
   const inputs = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-hostile-'));
   beforeAll(async () => {
-    // a shorter deadline than production's 30 s keeps the suite quick; memory ends most cases
-    t = await buildTestApp(dialect, {
-      env: testEnvironment(dialect, { LARDER_ANALYZE_TIMEOUT: '10' }),
-    });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = await loginAsAdmin(t.app);
   });
-  afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
-    fs.rmSync(inputs, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(inputs, { recursive: true, force: true }));
 
   /**
    * multipart/form-data streamed from disk by a client in its own process: its buffers and CPU

@@ -3,7 +3,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  ADMIN_PASSWORD,
   describeOnPostgres,
   destroyTestEnvironment,
   login,
@@ -11,7 +10,13 @@ import {
 } from '#test/helpers/app.js';
 import { runCli } from '#test/cli/run-cli.js';
 import { inTestApp } from '#test/helpers/fixtures.js';
-import { connect, http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+import {
+  connect,
+  http,
+  signIn,
+  startServer,
+  type ServerProcess,
+} from '#test/helpers/server-process.js';
 
 describeOnPostgres('two server processes on one schema and one data dir', () => {
   let env: Record<string, string>;
@@ -30,14 +35,8 @@ describeOnPostgres('two server processes on one schema and one data dir', () => 
     for (const e of restoredEnvs) await destroyTestEnvironment(e);
   });
 
-  const signIn = async (base: string, username: string, password: string) => {
-    const res = await http(base, 'POST', '/api/auth/login', { body: { username, password } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body as { accessToken: string; userId: string; inventoryId: string };
-  };
-
   it('a message and an inventory change made through A reach a socket on B', async () => {
-    const admin = await signIn(a.base, 'admin', ADMIN_PASSWORD);
+    const admin = await signIn(a.base);
     const create = (username: string) =>
       http(a.base, 'POST', '/api/admin/users', {
         token: admin.accessToken,
@@ -102,8 +101,7 @@ describeOnPostgres('two server processes on one schema and one data dir', () => 
   }, 60_000);
 
   it('a backup triggered on both at once yields one complete, consistent dump each', async () => {
-    const tokenOn = async (base: string) =>
-      (await signIn(base, 'admin', ADMIN_PASSWORD)).accessToken;
+    const tokenOn = async (base: string) => (await signIn(base)).accessToken;
     const [tokenA, tokenB] = await Promise.all([tokenOn(a.base), tokenOn(b.base)]);
     const [fromA, fromB] = await Promise.all([
       http(a.base, 'POST', '/api/admin/backups', { token: tokenA }),

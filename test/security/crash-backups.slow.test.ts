@@ -1,46 +1,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
-import { http as call, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+import { describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '#test/helpers/app.js';
+import { http as call, useServerProcesses } from '#test/helpers/server-process.js';
 import { runCli } from '#test/cli/run-cli.js';
-import {
-  HOUR_AGO,
-  killedRestore,
-  login,
-  putItems,
-  restorePhase,
-  tempsUnder,
-} from './crash-helpers.js';
+import { HOUR_AGO, killedRestore, putItems, restorePhase, tempsUnder } from './crash-helpers.js';
 
 /**
  * Crash safety of backups: the server is SIGKILLed mid-backup, the CLI mid-restore;
  * what is found afterwards is whole: only finished backups are listed, the database is wholly
  * empty or wholly restored.
  */
-describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
-  const envs: Record<string, string>[] = [];
-  let server: ServerProcess | null = null;
-  afterAll(async () => {
-    await server?.stop();
-    for (const env of envs) await destroyTestEnvironment(env);
-  });
+describe.each(DIALECTS)('crash safety of backups (%s)', (dialect) => {
+  const servers = useServerProcesses(dialect);
 
   it('a backup killed mid-write is never listed and its temp file is removed', async () => {
-    const env = testEnvironment(dialect);
-    envs.push(env);
-    const backupDir = env.LARDER_BACKUP_DIR!;
+    const backupDir = servers.env.LARDER_BACKUP_DIR!;
     let answered = 0;
     // the kill lands while a backup is being written: once one has been answered and the next
     // one's temp file is there. Should that backup finish between the look and the kill (its temp
     // file then gone), the kill missed: the next attempt, on the same data, tries again.
     let leftAtKill: string[] = [];
     for (let attempt = 0; attempt < 3 && leftAtKill.length === 0; attempt++) {
-      server = await startServer(env);
-      const token = await login(server.base);
-      if (attempt === 0) expect((await putItems(server.base, token, 3000)).status).toBe(200);
-      const writes = backupLoop(server.base, token);
+      const server = await servers.start();
+      if (attempt === 0) expect((await putItems(server.base, server.token, 3000)).status).toBe(200);
+      const writes = backupLoop(server.base, server.token);
       await vi.waitFor(
         () => {
           expect(writes.answered()).toBeGreaterThan(0);
@@ -56,9 +41,9 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
     expect(leftAtKill).not.toEqual([]);
 
     for (const file of tempsUnder(backupDir)) fs.utimesSync(file, HOUR_AGO(), HOUR_AGO());
-    server = await startServer(env);
+    const server = await servers.start();
     const list = await call(server.base, 'GET', '/api/admin/backups', {
-      token: await login(server.base),
+      token: server.token,
     });
     expect(list.status).toBe(200);
     // LARDER_BACKUP_KEEP (14) keeps the newest
@@ -70,30 +55,26 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
     }
     expect(tempsUnder(backupDir)).toEqual([]);
     await server.stop();
-    server = null;
   }, 180_000);
 
   it('a restore killed mid-way leaves the database wholly empty or wholly restored', async () => {
-    const source = testEnvironment(dialect);
-    envs.push(source);
-    server = await startServer(source);
-    const token = await login(server.base);
-    expect((await putItems(server.base, token, 3000)).status).toBe(200);
-    const backup = await call(server.base, 'POST', '/api/admin/backups', { token });
+    const source = servers.environment();
+    const server = await servers.start(source);
+    const { base, token } = server;
+    expect((await putItems(base, token, 3000)).status).toBe(200);
+    const backup = await call(base, 'POST', '/api/admin/backups', { token });
     expect(backup.status).toBe(201);
     await server.stop();
-    server = null;
     const dump = path.join(source.LARDER_BACKUP_DIR!, backup.body.name as string);
 
     // the kill lands inside the restore proper (see killedRestore); a restore that ends before
     // that phase is seen (a fast machine) is tried again on a fresh database
     const { migrations } = await restorePhase(source);
     expect(migrations).toBeGreaterThan(0);
-    let target = testEnvironment(dialect);
+    let target = servers.environment();
     let killed = { code: null as string | number | null, restoring: false };
     for (let attempt = 0; attempt < 3 && killed.code !== 'SIGKILL'; attempt++) {
-      if (attempt > 0) target = testEnvironment(dialect);
-      envs.push(target);
+      if (attempt > 0) target = servers.environment();
       killed = await killedRestore(target, dump, migrations);
     }
     expect(killed).toEqual({ code: 'SIGKILL', restoring: true });
@@ -112,12 +93,11 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
   }, 240_000);
 
   async function itemCount(env: Record<string, string>): Promise<number> {
-    server = await startServer(env);
+    const server = await servers.start(env);
     const inventory = await call(server.base, 'GET', '/api/inventory', {
-      token: await login(server.base),
+      token: server.token,
     });
     await server.stop();
-    server = null;
     return (inventory.body.items as unknown[]).length;
   }
 });

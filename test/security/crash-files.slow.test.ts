@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
-import { http as call, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+import { describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '#test/helpers/app.js';
+import { http as call, useServerProcesses } from '#test/helpers/server-process.js';
 import {
   HOUR_AGO,
   MB,
-  login,
   multipartParts,
   pdf,
   sha256,
@@ -21,18 +20,11 @@ import {
  * left are removed at start once older than the safe age (docs/operations.md).
  */
 describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
-  const envs: Record<string, string>[] = [];
-  let server: ServerProcess | null = null;
-  afterAll(async () => {
-    await server?.stop();
-    for (const env of envs) await destroyTestEnvironment(env);
-  });
+  const servers = useServerProcesses(dialect);
 
   it('removes old temp files at start and keeps fresh ones and real files', async () => {
-    const env = testEnvironment(dialect);
-    envs.push(env);
-    const dataDir = env.LARDER_DATA_DIR!;
-    server = await startServer(env); // creates the folders
+    const dataDir = servers.env.LARDER_DATA_DIR!;
+    let server = await servers.start(); // creates the folders
     await server.stop();
     const old = [
       'resources/.tmp-11111111-1111-4111-8111-111111111111',
@@ -56,21 +48,19 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
     for (const name of [...old, ...kept]) {
       fs.utimesSync(path.join(dataDir, name), HOUR_AGO(), HOUR_AGO());
     }
-    server = await startServer(env);
+    server = await servers.start();
     for (const name of old) expect(fs.existsSync(path.join(dataDir, name)), name).toBe(false);
     for (const name of [...fresh, ...kept]) {
       expect(fs.existsSync(path.join(dataDir, name)), name).toBe(true);
     }
     await server.stop();
-    server = null;
   }, 120_000);
 
   it('an upload and an analysis killed mid-body leave nothing in the catalog or staging', async () => {
-    const env = testEnvironment(dialect);
-    envs.push(env);
+    const env = servers.environment();
     const dataDir = env.LARDER_DATA_DIR!;
-    server = await startServer(env);
-    const token = await login(server.base);
+    let server = await servers.start(env);
+    const { token } = server;
     const answered = new Map<string, string>(); // guid → sha256
     for (let i = 0; i < 2; i++) {
       const data = pdf(2 * MB, `done ${i}`);
@@ -128,8 +118,8 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
 
     // past the safe age, as a restart after any real downtime would find them
     for (const file of tempsUnder(dataDir)) fs.utimesSync(file, HOUR_AGO(), HOUR_AGO());
-    server = await startServer(env);
-    const again = await login(server.base);
+    server = await servers.start(env);
+    const again = server.token;
     const list = await call(server.base, 'GET', '/api/resources', { token: again });
     expect(list.status).toBe(200);
     expect(list.body.map((r: { guid: string }) => r.guid).sort()).toEqual(
@@ -149,6 +139,5 @@ describe.each(DIALECTS)('crash safety of files (%s)', (dialect) => {
       .filter((e) => e.isFile());
     expect(staged).toEqual([]);
     await server.stop();
-    server = null;
   }, 180_000);
 });

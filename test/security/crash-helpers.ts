@@ -5,21 +5,11 @@ import http from 'node:http';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { expect } from 'vitest';
-import { ADMIN_PASSWORD } from '#test/helpers/app.js';
-import { http as call } from '#test/helpers/server-process.js';
+import { putInventory } from '#test/helpers/server-process.js';
 
 /** What the crash tests of files share: bodies sent slowly, temp files, a killed restore. */
 export const MB = 1024 * 1024;
 export const HOUR_AGO = () => new Date(Date.now() - 3600_000);
-
-export async function login(base: string): Promise<string> {
-  const res = await call(base, 'POST', '/api/auth/login', {
-    body: { username: 'admin', password: ADMIN_PASSWORD },
-  });
-  expect(res.status).toBe(200);
-  return res.body.accessToken as string;
-}
 
 export function pdf(size: number, seed: string): Buffer {
   const data = Buffer.alloc(size, 0x20);
@@ -97,26 +87,29 @@ export const tempsUnder = (dir: string): string[] =>
         .map((e) => path.join(e.parentPath, e.name))
     : [];
 
-export function putItems(base: string, token: string, count: number) {
-  const items = Array.from({ length: count }, (_, i) => ({
+/** `count` items (UUIDs by number) in category 1 and location 1, item i holding i kg. */
+export const numberedItems = (count: number, name: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => ({
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-    name: `item ${i} ${'x'.repeat(40)}`,
+    name: name(i),
     categoryId: 1,
     quantity: i,
     unit: 'kg',
     unitPrice: 1,
     locationId: 1,
   }));
-  return call(base, 'PUT', '/api/inventory', {
+
+/** A whole inventory of `count` items with long names: enough rows for a slow backup. */
+export const putItems = (base: string, token: string, count: number) =>
+  putInventory(
+    base,
     token,
-    body: {
-      items,
-      categories: [{ id: 1, name: 'c' }],
-      locations: [{ id: 1, name: 'l' }],
-      settings: {},
+    numberedItems(count, (i) => `item ${i} ${'x'.repeat(40)}`),
+    {
+      category: 'c',
+      location: 'l',
     },
-  });
-}
+  );
 
 /**
  * `larder restore <file>` SIGKILLed as soon as it is inside the restore proper: all `migrations`

@@ -1,58 +1,27 @@
 import fs from 'node:fs';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_TOKEN,
-  DIALECTS,
-  destroyTestEnvironment,
-  testEnvironment,
-} from '#test/helpers/app.js';
-import { http, startServer, type ServerProcess } from '#test/helpers/server-process.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ADMIN_TOKEN, DIALECTS } from '#test/helpers/app.js';
+import { http, putInventory, useServerProcesses } from '#test/helpers/server-process.js';
+import { numberedItems } from './crash-helpers.js';
 
 /**
  * Crash safety: the server is SIGKILLed while a whole-inventory PUT and a version write are in
  * flight; after a restart the inventory is wholly the last snapshot answered before the kill or
  * the one in flight at it, and version.json, valid, likewise holds one of those two versions.
  */
-function snapshot(size: number, tag: string) {
-  return {
-    items: Array.from({ length: size }, (_, i) => ({
-      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-      name: `${tag} ${i}`,
-      categoryId: 1,
-      quantity: i,
-      unit: 'kg',
-      unitPrice: 1,
-      locationId: 1,
-    })),
-    categories: [{ id: 1, name: `cat ${tag}` }],
-    locations: [{ id: 1, name: `loc ${tag}` }],
-    settings: { tag },
-  };
-}
-
 describe.each(DIALECTS)('crash safety (%s)', (dialect) => {
-  const env = testEnvironment(dialect);
-  let server: ServerProcess | null = null;
-  afterAll(async () => {
-    await server?.stop();
-    await destroyTestEnvironment(env);
-  });
+  const servers = useServerProcesses(dialect);
 
   it('keeps the inventory whole and version.json valid across a SIGKILL mid-write', async () => {
-    server = await startServer(env);
-    const login = await http(server.base, 'POST', '/api/auth/login', {
-      body: { username: 'admin', password: ADMIN_PASSWORD },
-    });
-    expect(login.status).toBe(200);
-    const token = login.body.accessToken as string;
-    const base = server.base;
+    let server = await servers.start();
+    const { base, token } = server;
+    // write n is snapshot tn: 300 items when n is odd, 200 when even; every item's name, the
+    // category's, the location's and a setting carry its tag
     const puts = writeLoop(async (n) => {
-      const res = await http(base, 'PUT', '/api/inventory', {
-        token,
-        body: snapshot(n % 2 ? 300 : 200, `t${n}`),
-      });
-      return res.status;
+      const tag = `t${n}`;
+      const items = numberedItems(n % 2 ? 300 : 200, (i) => `${tag} ${i}`);
+      const names = { category: `cat ${tag}`, location: `loc ${tag}`, settings: { tag } };
+      return (await putInventory(base, token, items, names)).status;
     });
     const versions = writeLoop(async (code) => {
       const res = await fetch(`${base}/api/admin/version`, {
@@ -88,12 +57,9 @@ describe.each(DIALECTS)('crash safety (%s)', (dialect) => {
     expect(puts.outcome()).toMatch(/^(cut|2\d\d)$/);
     expect(versions.outcome()).toMatch(/^(cut|2\d\d)$/);
 
-    server = await startServer(env);
-    const again = await http(server.base, 'POST', '/api/auth/login', {
-      body: { username: 'admin', password: ADMIN_PASSWORD },
-    });
+    server = await servers.start();
     const inventory = await http(server.base, 'GET', '/api/inventory', {
-      token: again.body.accessToken,
+      token: server.token,
     });
     // the last write answered before the kill, or the one in flight at it
     const tag = inventory.body.settings.tag as string;
@@ -105,7 +71,9 @@ describe.each(DIALECTS)('crash safety (%s)', (dialect) => {
     ).toBe(true);
     expect(inventory.body.categories).toEqual([{ id: 1, name: `cat ${tag}` }]);
 
-    const version = JSON.parse(fs.readFileSync(`${env.LARDER_DATA_DIR}/version.json`, 'utf8'));
+    const version = JSON.parse(
+      fs.readFileSync(`${servers.env.LARDER_DATA_DIR}/version.json`, 'utf8'),
+    );
     expect([atKill.codeAcked, atKill.code]).toContain(version.versionCode);
     expect((await http(server.base, 'GET', '/api/version')).body.versionCode).toBe(
       version.versionCode,

@@ -8,9 +8,15 @@ import {
   testEnvironment,
 } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { fileResponseCases } from '#test/helpers/file-responses.js';
 import { postBackup } from '#test/backups/helpers.js';
-import { analyze, filesUnder, fixture, sha256, upload } from '#test/resources/helpers.js';
+import {
+  analyze,
+  filesUnder,
+  fixture,
+  sha256,
+  upload,
+  useUploadedResource,
+} from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from './s3-peer.js';
 
 /** One app with LARDER_STORAGE=s3 against s3rver; its environment is removed afterwards. */
@@ -33,21 +39,15 @@ describe.each(DIALECTS)('files in S3-compatible storage (%s)', (dialect) => {
   const t = useS3App(dialect);
   const member = t.user('reader');
   const bytes = fixture('water-guide.pdf');
-  let url: string;
+  const guide = useUploadedResource(t, member, { filename: 'guide.pdf', title: 'Guide', bytes });
   /** files the storage keeps: none may be in the data dir (tmp/ holds only files being written) */
   const keptLocally = () =>
     ['resources', 'staging', 'backups', 'static', 'tmp'].flatMap((dir) =>
       filesUnder(path.join(t.config.dataDir, dir)),
     );
 
-  beforeAll(async () => {
-    const res = await upload(t.app, t.admin, 'guide.pdf', { title: 'Guide' }, bytes);
-    expect(res.statusCode).toBe(201);
-    url = new URL(res.json().downloadUrl).pathname;
-  });
-
   it('an uploaded resource downloads whole, its SHA-256 the ETag', async () => {
-    const res = await t.app.inject({ url, headers: member.headers });
+    const res = await t.app.inject({ url: guide.url, headers: member.headers });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(bytes)).toBe(true);
     expect(res.headers.etag).toBe(`"${sha256(bytes)}"`);
@@ -56,13 +56,7 @@ describe.each(DIALECTS)('files in S3-compatible storage (%s)', (dialect) => {
     expect(keptLocally()).toEqual([]);
   });
 
-  fileResponseCases(() => ({
-    app: t.app,
-    url,
-    headers: member.headers,
-    bytes,
-    secret: t.config.dataDir,
-  }));
+  guide.fileResponseCases();
 
   it('an analyzed file is staged in the bucket and confirmed into the catalog', async () => {
     const analyzed = await analyze(t.app, t.admin, 'water-guide.pdf');
