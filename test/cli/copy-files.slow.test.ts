@@ -3,13 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage } from '#src/storage/s3.storage.js';
 import {
-  ADMIN_TOKEN,
   buildTestApp,
   destroyTestEnvironment,
   loginAsAdmin,
   testEnvironment,
 } from '#test/helpers/app.js';
 import { postBackup } from '#test/backups/helpers.js';
+import { putApk } from '#test/releases/helpers.js';
 import { analyze, fixture, upload } from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from '#test/storage/s3-peer.js';
 import { runCli } from './run-cli.js';
@@ -32,15 +32,7 @@ describe('larder copy-files-to-bucket', () => {
       const created = await upload(t.app, admin, 'guide.pdf', { title: 'Guide' }, pdf);
       expect(created.statusCode).toBe(201);
       before.download = new URL(created.json().downloadUrl).pathname;
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: '/api/admin/apk',
-        headers: {
-          authorization: `Bearer ${ADMIN_TOKEN}`,
-          'content-type': 'application/octet-stream',
-        },
-        payload: apk,
-      });
+      const put = await putApk(t.app, apk, { 'content-type': 'application/octet-stream' });
       expect(put.statusCode).toBe(200);
       const backup = await postBackup(t.app, admin);
       before.backup = backup.json().name;

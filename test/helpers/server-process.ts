@@ -145,6 +145,32 @@ export function putInventory(
   });
 }
 
+/**
+ * POST /api/inventory/items of one item (2 kg of `name`), its category and location created
+ * first by name; expects the 201 and returns the item as answered.
+ */
+export async function postItem(
+  base: string,
+  token: string,
+  item: { name: string; category: string; location: string },
+) {
+  const named = async (what: string, name: string) =>
+    (await http(base, 'POST', `/api/inventory/${what}`, { token, body: { name } })).body
+      .id as number;
+  const body = {
+    name: item.name,
+    categoryId: await named('categories', item.category),
+    locationId: await named('locations', item.location),
+    quantity: 2,
+    unit: 'kg',
+    unitPrice: 1.5,
+  };
+  const res = await http(base, 'POST', '/api/inventory/items', { token, body });
+  if (res.status !== 201)
+    throw new Error(`item not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; revision: number };
+}
+
 /** A socket on /ws/sync that collects frames and waits for one of a given type. */
 export async function connect(base: string, token: string) {
   const ws = new WebSocket(`${base.replace('http', 'ws')}/ws/sync`, {

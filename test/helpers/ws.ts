@@ -139,6 +139,19 @@ export async function refusedUpgradeStatus(
   });
 }
 
+/**
+ * Waits for the `inventoryUpdated` frame that reaches `revision` (earlier writes' frames may come
+ * first, as another instance's events do) and returns it.
+ */
+export async function nextRevision(
+  socket: Pick<TestSocket, 'next'>,
+  revision: number,
+): Promise<Frame> {
+  let update = await socket.next('inventoryUpdated');
+  while (update.revision < revision) update = await socket.next('inventoryUpdated');
+  return update;
+}
+
 /** Polls until the condition holds (events crossing instances arrive a moment later). */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,

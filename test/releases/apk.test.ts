@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, DIALECTS } from '#test/helpers/app.js';
+import { DIALECTS } from '#test/helpers/app.js';
 import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
+import { putApk } from '#test/releases/helpers.js';
 import { MAX_APK_BYTES } from '#src/releases/apk-upload.js';
 
-const APK_TYPE = 'application/vnd.android.package-archive';
 const apkBytes = (fill: number) =>
   Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(4096, fill)]);
 
@@ -14,12 +14,7 @@ describe.each(DIALECTS)('PUT /api/admin/apk (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const apkPath = () => path.join(t.config.dataDir, 'static', t.config.apkFile);
   const put = (payload: Buffer, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: 'PUT',
-      url: '/api/admin/apk',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': APK_TYPE, ...headers },
-      payload,
-    });
+    putApk(t.app, payload, headers);
 
   it('stores the body as <data>/static/<apk file>, answers size and SHA-256, served at once', async () => {
     const apk = apkBytes(1);
@@ -70,12 +65,7 @@ describe.each(DIALECTS)('PUT /api/admin/apk (%s)', (dialect) => {
 describe('PUT /api/admin/apk without LARDER_ADMIN_TOKEN', () => {
   it('is 503, like POST /api/admin/version', async () => {
     await inTestApp('sqlite', { extraEnv: { LARDER_ADMIN_TOKEN: undefined } }, async (t) => {
-      const res = await t.app.inject({
-        method: 'PUT',
-        url: '/api/admin/apk',
-        headers: { authorization: 'Bearer x', 'content-type': APK_TYPE },
-        payload: apkBytes(6),
-      });
+      const res = await putApk(t.app, apkBytes(6), { authorization: 'Bearer x' });
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('unavailable');
     });

@@ -2,7 +2,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_TOKEN } from '#test/helpers/app.js';
-import { connect, http } from '#test/helpers/server-process.js';
+import { connect, http, postItem } from '#test/helpers/server-process.js';
+import { nextRevision } from '#test/helpers/ws.js';
 import { fixture, resourceMetadata, sha256 } from '#test/resources/helpers.js';
 import {
   describeOnPostgresAndNats,
@@ -206,36 +207,20 @@ describeOnPostgresAndNats('two hosts sharing PostgreSQL, a bucket and NATS', () 
       expect(toAlice.status).toBe(201);
       expect((await onA.next('new_message')).message).toMatchObject({ id: toAlice.body.id });
 
-      const named = async (what: string, name: string) =>
-        (
-          await http(A, 'POST', `/api/inventory/${what}`, {
-            token: alice.accessToken,
-            body: { name },
-          })
-        ).body.id as number;
-      const item = await http(A, 'POST', '/api/inventory/items', {
-        token: alice.accessToken,
-        body: {
-          name: 'Rice',
-          categoryId: await named('categories', 'Grains'),
-          locationId: await named('locations', 'Cellar'),
-          quantity: 2,
-          unit: 'kg',
-          unitPrice: 1.5,
-        },
+      const item = await postItem(A, alice.accessToken, {
+        name: 'Rice',
+        category: 'Grains',
+        location: 'Cellar',
       });
-      expect(item.status, JSON.stringify(item.body)).toBe(201);
-      let update = await onB.next('inventoryUpdated');
-      while (update.revision < item.body.revision) update = await onB.next('inventoryUpdated');
-      expect(update).toMatchObject({ inventoryId: alice.inventoryId });
-      const patched = await http(B, 'PATCH', `/api/inventory/items/${item.body.id}`, {
+      expect(await nextRevision(onB, item.revision)).toMatchObject({
+        inventoryId: alice.inventoryId,
+      });
+      const patched = await http(B, 'PATCH', `/api/inventory/items/${item.id}`, {
         token: bob.accessToken,
         body: { quantity: 1 },
       });
       expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-      update = await onA.next('inventoryUpdated');
-      while (update.revision < patched.body.revision) update = await onA.next('inventoryUpdated');
-      expect(update.revision).toBe(patched.body.revision);
+      expect((await nextRevision(onA, patched.body.revision)).revision).toBe(patched.body.revision);
     } finally {
       onA.close();
       onB.close();

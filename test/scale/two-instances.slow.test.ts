@@ -13,10 +13,12 @@ import { inTestApp } from '#test/helpers/fixtures.js';
 import {
   connect,
   http,
+  postItem,
   signIn,
   startServer,
   type ServerProcess,
 } from '#test/helpers/server-process.js';
+import { nextRevision } from '#test/helpers/ws.js';
 
 describeOnPostgres('two server processes on one schema and one data dir', () => {
   let env: Record<string, string>;
@@ -65,31 +67,14 @@ describeOnPostgres('two server processes on one schema and one data dir', () => 
       const pushed = await socket.next('new_message');
       expect(pushed.message).toMatchObject({ id: sent.body.id, body: 'dinner at 7?' });
 
-      const category = await http(a.base, 'POST', '/api/inventory/categories', {
-        token: alice.accessToken,
-        body: { name: 'Pantry' },
+      const item = await postItem(a.base, alice.accessToken, {
+        name: 'Flour',
+        category: 'Pantry',
+        location: 'Kitchen',
       });
-      const location = await http(a.base, 'POST', '/api/inventory/locations', {
-        token: alice.accessToken,
-        body: { name: 'Kitchen' },
-      });
-      const item = await http(a.base, 'POST', '/api/inventory/items', {
-        token: alice.accessToken,
-        body: {
-          name: 'Flour',
-          categoryId: category.body.id,
-          locationId: location.body.id,
-          quantity: 1,
-          unit: 'kg',
-          unitPrice: 1.2,
-        },
-      });
-      expect(item.status, JSON.stringify(item.body)).toBe(201);
-      let update = await socket.next('inventoryUpdated');
-      while (update.revision < item.body.revision) update = await socket.next('inventoryUpdated');
-      expect(update).toMatchObject({
+      expect(await nextRevision(socket, item.revision)).toMatchObject({
         inventoryId: alice.inventoryId,
-        revision: item.body.revision,
+        revision: item.revision,
       });
 
       // presence is shared: A knows bob has a socket on B

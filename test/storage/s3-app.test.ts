@@ -1,14 +1,10 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  DIALECTS,
-  destroyTestEnvironment,
-  testEnvironment,
-} from '#test/helpers/app.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { postBackup } from '#test/backups/helpers.js';
+import { putApk } from '#test/releases/helpers.js';
 import {
   analyze,
   filesUnder,
@@ -115,15 +111,7 @@ describe.each(DIALECTS)('files in S3-compatible storage (%s)', (dialect) => {
 
   it('PUT /api/admin/apk stores the APK in the bucket; /static/ and the home page serve it', async () => {
     const apk = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(50_000, 7)]);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/api/admin/apk',
-      headers: {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        'content-type': 'application/vnd.android.package-archive',
-      },
-      payload: apk,
-    });
+    const put = await putApk(t.app, apk);
     expect(put.statusCode).toBe(200);
     expect(put.json()).toEqual({ size: apk.length, sha256: sha256(apk) });
     const res = await t.app.inject({ url: `/static/${t.config.apkFile}` });
