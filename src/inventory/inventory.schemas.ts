@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '#src/http/schemas.js';
-import { docs } from '#src/http/route-docs.js';
+import { documented } from '#src/http/route-docs.js';
 
 /**
  * The wire shapes shared by the inventory's parts: items, categories/locations and settings, as
@@ -8,7 +8,7 @@ import { docs } from '#src/http/route-docs.js';
  */
 
 /** Shared route documentation: every inventory route needs a signed-in user. */
-export const common = docs('inventory');
+export const inventoryDoc = documented('inventory');
 export const WHO = 'Any signed-in user, on their own inventory';
 
 /** Client-chosen item ids: UUIDs in practice; any short token of safe characters is accepted. */
