@@ -31,7 +31,7 @@ export function authRoutes(deps: {
     app.addSchema(LoginResponseSchema);
     app.addSchema(SessionSchema);
     const LoginResponse = refTo(LoginResponseSchema);
-    const signedIn = documented('auth', { onRequest: guards.authenticate });
+    const signedIn = documented('auth', { onRequest: guards.authenticate, errors: [401] });
     if (deps.signInRoutes) await app.register(deps.signInRoutes);
 
     app.post(
@@ -78,9 +78,7 @@ export function authRoutes(deps: {
 
     app.get(
       '/api/auth/me',
-      signedIn('The signed-in user (any user)', {
-        response: { 200: Type.Ref('User'), ...errors(401) },
-      }),
+      signedIn('The signed-in user (any user)', { response: { 200: Type.Ref('User') } }),
       (request) => users.get(callerOf(request).id),
     );
 
@@ -88,7 +86,7 @@ export function authRoutes(deps: {
       '/api/auth/password',
       signedIn(
         'Change your own password (any user). Every other session ends; this one gets new tokens. A wrong current password is 400 and counts as a failed sign-in.',
-        { body: ChangePasswordBody, response: { 200: LoginResponse, ...errors(400, 401, 429) } },
+        { body: ChangePasswordBody, response: { 200: LoginResponse, ...errors(400, 429) } },
       ),
       (request) =>
         auth.changeOwnPassword(
@@ -102,7 +100,7 @@ export function authRoutes(deps: {
     app.get(
       '/api/auth/sessions',
       signedIn('Your signed-in devices, most recently used first (any user)', {
-        response: { 200: Type.Array(Type.Ref('Session')), ...errors(401) },
+        response: { 200: Type.Array(Type.Ref('Session')) },
       }),
       (request) => auth.listSessions(callerOf(request)),
     );
@@ -111,7 +109,7 @@ export function authRoutes(deps: {
       '/api/auth/sessions/:id',
       signedIn(
         'Sign one of your sessions out at once, sockets included (any user; 404 for a session not yours)',
-        { params: IdParams, response: { 204: Type.Null(), ...errors(400, 401, 404) } },
+        { params: IdParams, response: { 204: Type.Null(), ...errors(400, 404) } },
       ),
       async (request, reply) =>
         noContent(reply, auth.endOwnSession(callerOf(request), request.params.id)),

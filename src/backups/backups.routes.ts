@@ -27,12 +27,15 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
   async (app) => {
     app.addSchema(BackupEntrySchema);
     const BackupEntry = refTo(BackupEntrySchema);
-    const doc = documented('admin: backups', { onRequest: guards.requireAdmin });
+    const doc = documented('admin: backups', {
+      onRequest: guards.requireAdmin,
+      errors: [401, 403],
+    });
 
     app.get(
       '/api/admin/backups',
       doc('Admin: list the backups (*.sql.gz in the backup directory), newest first', {
-        response: { 200: Type.Array(BackupEntry), ...errors(401, 403) },
+        response: { 200: Type.Array(BackupEntry) },
       }),
       () => backups.list(),
     );
@@ -40,7 +43,7 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
     app.post(
       '/api/admin/backups',
       doc('Admin: write a backup now (a consistent snapshot of every table)', {
-        response: { 201: BackupEntry, ...errors(401, 403) },
+        response: { 201: BackupEntry },
       }),
       async (_request, reply) => reply.status(201).send(await backups.create()),
     );
@@ -48,7 +51,7 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
     app.get(
       '/api/admin/backups/info',
       doc('Admin: the backup directory, schedule and retention', {
-        response: { 200: BackupInfoSchema, ...errors(401, 403) },
+        response: { 200: BackupInfoSchema },
       }),
       () => backups.info(),
     );
@@ -57,7 +60,7 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
       '/api/admin/backups/:name',
       doc('Admin: delete a backup (a name from the list; nothing outside the directory)', {
         params: NameParams,
-        response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        response: { 204: Type.Null(), ...errors(400, 404) },
       }),
       async (request, reply) => noContent(reply, backups.remove(request.params.name)),
     );
@@ -78,7 +81,7 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
                 },
               },
             },
-            ...errors(400, 401, 403, 404, 412, 416),
+            ...errors(400, 404, 412, 416),
           },
         },
         {

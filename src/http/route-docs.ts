@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifySchema, onRequestHookHandler } from 'fastify';
+import { errors } from './schemas.js';
 
 /** A feature's routes: a plugin made from the services they call (and the guards they use). */
 export type Routes<Deps> = (deps: Deps) => FastifyPluginAsyncTypebox;
@@ -9,23 +10,37 @@ export function docs(tag: string) {
   return { tags: [tag], security: [{ bearer: [] }] };
 }
 
-/** Route options every route of a scope shares (a guard that only some scopes' routes carry). */
-interface SharedOptions {
+/** What every route of a scope shares, besides its tag. */
+interface Shared {
+  /** the guard (or guards) every route runs first, unless a route names its own */
   onRequest?: onRequestHookHandler | onRequestHookHandler[];
+  /** the error statuses every route can answer with (its guard's 401 and 403, say) */
+  errors?: number[];
 }
 
 /**
- * The documentation a scope's routes share: their OpenAPI tag and bearer security (and, when
- * given, route options such as their guard). Returns `doc(summary, schema, options?)`, the
- * options of one route: the shared ones, then its own, and its schema after the tag and security.
+ * The documentation a scope's routes share: their OpenAPI tag and bearer security, the error
+ * statuses they all can give and, when given, their guard. Returns `doc(summary, schema,
+ * options?)`, the options of one route: the shared ones, then its own, and its schema after the
+ * tag and security, its responses joined by the shared error statuses.
  */
-export function documented(tag: string, shared: SharedOptions = {}) {
+export function documented(tag: string, shared: Shared = {}) {
+  const { errors: always = [], ...options } = shared;
   const common = docs(tag);
-  return <S extends FastifySchema, O extends object = object>(
+  return <S extends FastifySchema & { response: object }, O extends object = object>(
     summary: string,
     schema: S,
-    options?: O,
-  ) => ({ ...shared, ...(options as O), schema: { ...common, summary, ...schema } });
+    extra?: O,
+  ) => ({
+    ...options,
+    ...(extra as O),
+    schema: {
+      ...common,
+      summary,
+      ...schema,
+      response: { ...errors(...always), ...schema.response } as S['response'],
+    },
+  });
 }
 
 /** Answers 204 once `done` has settled: the handler of a route whose success has no body. */

@@ -7,8 +7,11 @@ import { documented } from '#src/http/route-docs.js';
  * the item, named and settings routes take and return them and as the sync routes embed them.
  */
 
-/** Shared route documentation: every inventory route needs a signed-in user. */
-export const inventoryDoc = documented('inventory');
+/**
+ * Shared route documentation: every inventory route needs a signed-in user (401) whose account
+ * belongs to an inventory (409).
+ */
+export const inventoryDoc = documented('inventory', { errors: [401, 409] });
 export const WHO = 'Any signed-in user, on their own inventory';
 
 /** Client-chosen item ids: UUIDs in practice; any short token of safe characters is accepted. */

@@ -25,17 +25,14 @@ export const messageRoutes: Routes<{ messages: MessagesService; guards: Guards }
     app.addSchema(MessageSchema);
     const Message = refTo(MessageSchema);
     guards.guardRoutes(app, guards.authenticate);
-    const doc = documented('messages');
+    const doc = documented('messages', { errors: [401] });
 
     app.post(
       '/api/messages',
       doc(
         'Send a message to another user (any signed-in user). Stored before it is pushed; ' +
           '201 when stored, 200 when a retry with the same id returns the stored message.',
-        {
-          body: SendBody,
-          response: { 200: Message, 201: Message, ...errors(400, 401, 404, 409, 429) },
-        },
+        { body: SendBody, response: { 200: Message, 201: Message, ...errors(400, 404, 409, 429) } },
       ),
       async (request, reply) => {
         const { message, created } = await messages.send(callerOf(request), request.body);
@@ -51,7 +48,7 @@ export const messageRoutes: Routes<{ messages: MessagesService; guards: Guards }
         {
           params: Type.Object({ userId: Type.String({ maxLength: 100 }) }),
           querystring: ConversationQuery,
-          response: { 200: Type.Array(Message), ...errors(400, 401, 404) },
+          response: { 200: Type.Array(Message), ...errors(400, 404) },
         },
       ),
       (request) => messages.conversation(callerOf(request), request.params.userId, request.query),

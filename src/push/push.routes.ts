@@ -13,7 +13,7 @@ export function pushRoutes(deps: { push: PushService; guards: Guards }): Fastify
     app.addSchema(PushSubscriptionSchema);
     const Subscription = refTo(PushSubscriptionSchema);
     const common = { tags: ['push'] };
-    const signedIn = documented('push', { onRequest: guards.authenticate });
+    const signedIn = documented('push', { onRequest: guards.authenticate, errors: [401] });
 
     app.get(
       '/api/push/vapid',
@@ -33,7 +33,7 @@ export function pushRoutes(deps: { push: PushService; guards: Guards }): Fastify
         "Register the app's UnifiedPush endpoint for this sign-in session (any signed-in " +
           'user). The endpoint must answer GET with {"unifiedpush":{"version":1}}; the same ' +
           'endpoint again updates its subscription. It ends with the session.',
-        { body: SubscribeBody, response: { 201: Subscription, ...errors(400, 401, 409) } },
+        { body: SubscribeBody, response: { 201: Subscription, ...errors(400, 409) } },
       ),
       async (request, reply) =>
         reply.status(201).send(await push.subscribe(callerOf(request), request.body)),
@@ -42,7 +42,7 @@ export function pushRoutes(deps: { push: PushService; guards: Guards }): Fastify
     app.get(
       '/api/push/subscriptions',
       signedIn("The caller's push subscriptions (all their sessions)", {
-        response: { 200: Type.Array(Subscription), ...errors(401) },
+        response: { 200: Type.Array(Subscription) },
       }),
       (request) => push.list(callerOf(request)),
     );
@@ -51,7 +51,7 @@ export function pushRoutes(deps: { push: PushService; guards: Guards }): Fastify
       '/api/push/subscriptions/:id',
       signedIn("Remove one of the caller's push subscriptions", {
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
-        response: { 204: Type.Null(), ...errors(401, 404) },
+        response: { 204: Type.Null(), ...errors(404) },
       }),
       async (request, reply) => noContent(reply, push.remove(callerOf(request), request.params.id)),
     );

@@ -34,14 +34,17 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
       app.addSchema(schema);
     }
     const Resource = refTo(ResourceSchema);
-    const user = documented('resources');
-    const admin = documented('admin: resources', { onRequest: guards.requireAdmin });
+    const user = documented('resources', { errors: [401] });
+    const admin = documented('admin: resources', {
+      onRequest: guards.requireAdmin,
+      errors: [401, 403],
+    });
 
     app.get(
       '/api/resources',
       user(
         'Any signed-in user: list the catalog, newest first (filters: q, tag, format)',
-        { querystring: ListQuery, response: { 200: Type.Array(Resource), ...errors(400, 401) } },
+        { querystring: ListQuery, response: { 200: Type.Array(Resource), ...errors(400) } },
         { onRequest: guards.authenticate },
       ),
       async (request) =>
@@ -55,7 +58,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
         {
           params: GuidParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-          response: { ...errors(401, 404, 412, 416) },
+          response: { ...errors(404, 412, 416) },
         },
         { onRequest: guards.authenticateAllowingQueryToken, compress: false, helmet: FILE_HEADERS },
       ),
@@ -74,7 +77,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
       '/api/admin/resources',
       admin('Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)', {
         ...multipartBody,
-        response: { 201: Resource, ...errors(400, 401, 403, 413, 415) },
+        response: { 201: Resource, ...errors(400, 413, 415) },
       }),
       async (request, reply) => {
         const form = await readResourceForm(request, {
@@ -92,11 +95,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
       admin(
         'Admin: edit the metadata (title, description, tags, author, language, edition, ' +
           'releaseDate) of a resource without uploading it again; fields left out stay',
-        {
-          params: GuidParams,
-          body: PatchBody,
-          response: { 200: Resource, ...errors(400, 401, 403, 404) },
-        },
+        { params: GuidParams, body: PatchBody, response: { 200: Resource, ...errors(400, 404) } },
       ),
       async (request) =>
         toResource(await resources.update(request.params.guid, request.body), originOf(request)),
@@ -106,7 +105,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
       '/api/admin/resources/:guid',
       admin('Admin: delete a resource and its file', {
         params: GuidParams,
-        response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        response: { 204: Type.Null(), ...errors(400, 404) },
       }),
       async (request, reply) => noContent(reply, resources.delete(request.params.guid)),
     );
@@ -122,7 +121,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
           ...multipartBody,
           response: {
             200: Type.Array(refTo(AnalyzedSchema)),
-            ...errors(400, 401, 403, 413, 415, 422, 503),
+            ...errors(400, 413, 415, 422, 503),
           },
         },
         {
@@ -145,7 +144,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
       '/api/admin/resources/confirm',
       admin('Admin: move one of their analyzed files (by filename) into the catalog', {
         body: ConfirmBody,
-        response: { 201: Resource, ...errors(400, 401, 403, 404) },
+        response: { 201: Resource, ...errors(400, 404) },
       }),
       async (request, reply) => {
         const { filename } = request.body;
@@ -157,7 +156,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
     app.get(
       '/api/admin/resources/tags',
       admin('Admin: tag suggestions, the seeded defaults plus every tag in use, most used first', {
-        response: { 200: Type.Array(refTo(TagSuggestionSchema)), ...errors(401, 403) },
+        response: { 200: Type.Array(refTo(TagSuggestionSchema)) },
       }),
       () => resources.tagSuggestions(),
     );

@@ -15,13 +15,11 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
   ({ users, guards }) =>
   async (app) => {
     guards.guardRoutes(app, guards.requireAdmin);
-    const doc = documented('admin: users');
+    const doc = documented('admin: users', { errors: [401, 403] });
 
     app.get(
       '/api/admin/users',
-      doc('Admin: list every user', {
-        response: { 200: Type.Array(Type.Ref('User')), ...errors(401, 403) },
-      }),
+      doc('Admin: list every user', { response: { 200: Type.Array(Type.Ref('User')) } }),
       () => users.list(),
     );
 
@@ -29,7 +27,7 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
       '/api/admin/users',
       doc('Admin: create a user with a new inventory of their own', {
         body: UserCredentials,
-        response: { 201: Type.Ref('User'), ...errors(400, 401, 403, 409) },
+        response: { 201: Type.Ref('User'), ...errors(400, 409) },
       }),
       async (request, reply) => reply.status(201).send(await users.create(request.body)),
     );
@@ -49,7 +47,7 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
             },
             { additionalProperties: false, minProperties: 1 },
           ),
-          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404, 409) },
+          response: { 200: Type.Ref('User'), ...errors(400, 404, 409) },
         },
       ),
       (request) => users.update(request.params.id, request.body, callerOf(request).id),
@@ -59,14 +57,14 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
       '/api/admin/users/:id',
       doc('Admin: delete a user, their messages, and their inventory if nobody else shares it', {
         params: IdParams,
-        response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409) },
+        response: { 204: Type.Null(), ...errors(400, 404, 409) },
       }),
       async (request, reply) =>
         noContent(reply, users.delete(request.params.id, callerOf(request).id)),
     );
 
     // membership is documented with the inventories; it is a change of the user row
-    const membership = documented('admin: inventories');
+    const membership = documented('admin: inventories', { errors: [401, 403] });
 
     app.put(
       '/api/admin/users/:id/inventory',
@@ -78,7 +76,7 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
             { inventoryId: Type.String({ format: 'uuid' }) },
             { additionalProperties: false },
           ),
-          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+          response: { 200: Type.Ref('User'), ...errors(400, 404) },
         },
       ),
       (request) => users.assignInventory(request.params.id, request.body.inventoryId),
@@ -88,7 +86,7 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
       '/api/admin/users/:id/inventory/new',
       membership('Admin: detach a user into a new, empty inventory', {
         params: IdParams,
-        response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+        response: { 200: Type.Ref('User'), ...errors(400, 404) },
       }),
       (request) => users.detachInventory(request.params.id),
     );

@@ -58,7 +58,7 @@ export function oidcRoutes(deps: {
   const tag = 'auth: identity provider';
   const tags = [tag];
   const anybody = { config: { access: 'public' as const } };
-  const signedIn = documented(tag, { onRequest: guards.authenticate });
+  const signedIn = documented(tag, { onRequest: guards.authenticate, errors: [401] });
 
   return async (app) => {
     app.get(
@@ -167,10 +167,7 @@ export function oidcRoutes(deps: {
       '/api/auth/oidc/link',
       signedIn(
         "Signed in: the provider URL to open; its callback links this account to the provider's subject",
-        {
-          body: Type.Optional(LinkBody),
-          response: { 200: LinkResponse, ...errors(400, 401, 404) },
-        },
+        { body: Type.Optional(LinkBody), response: { 200: LinkResponse, ...errors(400, 404) } },
       ),
       async (request, reply) => {
         const oidc = enabled();
@@ -187,7 +184,7 @@ export function oidcRoutes(deps: {
     app.delete(
       '/api/auth/oidc/link',
       signedIn('Signed in: unlink this account from the identity provider (404 when not linked)', {
-        response: { 204: Type.Null(), ...errors(401, 404) },
+        response: { 204: Type.Null(), ...errors(404) },
       }),
       async (request, reply) => noContent(reply, enabled().unlink(callerOf(request).id)),
     );

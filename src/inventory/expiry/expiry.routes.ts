@@ -26,10 +26,7 @@ export const expiryRoutes: Routes<{ expiry: ExpiryService; guards: Guards }> =
       '/api/inventory/expiring',
       inventoryDoc(
         `Items expired or expiring within withinDays (default expiryNoticeDays), soonest first, with days left. ${WHO}`,
-        {
-          querystring: ExpiringQuery,
-          response: { 200: ExpiringResponse, ...errors(400, 401, 409) },
-        },
+        { querystring: ExpiringQuery, response: { 200: ExpiringResponse, ...errors(400) } },
       ),
       (request) => expiry.expiring(callerOf(request), request.query.withinDays),
     );
@@ -37,7 +34,7 @@ export const expiryRoutes: Routes<{ expiry: ExpiryService; guards: Guards }> =
     app.get(
       '/api/inventory/expiry/settings',
       inventoryDoc(`The expiry notice days and daily digest hour of the inventory. ${WHO}`, {
-        response: { 200: ExpirySettingsSchema, ...errors(401, 409) },
+        response: { 200: ExpirySettingsSchema },
       }),
       (request) => expiry.settings(callerOf(request)),
     );
@@ -46,10 +43,7 @@ export const expiryRoutes: Routes<{ expiry: ExpiryService; guards: Guards }> =
       '/api/inventory/expiry/settings',
       inventoryDoc(
         `Set expiryNoticeDays (0-3650) and/or expiryDigestHour (0-23, server time zone). ${WHO}`,
-        {
-          body: ExpirySettingsInput,
-          response: { 200: ExpirySettingsSchema, ...errors(400, 401, 409) },
-        },
+        { body: ExpirySettingsInput, response: { 200: ExpirySettingsSchema, ...errors(400) } },
       ),
       (request) => expiry.putSettings(callerOf(request), request.body),
     );
@@ -61,14 +55,14 @@ export const adminWebhookRoutes: Routes<{ webhooks: Webhooks; guards: Guards }> 
   async (app) => {
     app.addSchema(WebhookSchema);
     guards.guardRoutes(app, guards.requireAdmin);
-    const admin = documented('admin: inventories');
+    const admin = documented('admin: inventories', { errors: [401, 403] });
     const Webhook = refTo(WebhookSchema);
 
     app.get(
       '/api/admin/inventories/:id/webhook',
       admin("Admin: the inventory's expiry digest webhook (without its secret)", {
         params: IdParams,
-        response: { 200: Webhook, ...errors(400, 401, 403, 404) },
+        response: { 200: Webhook, ...errors(400, 404) },
       }),
       (request) => webhooks.get(request.params.id),
     );
@@ -78,11 +72,7 @@ export const adminWebhookRoutes: Routes<{ webhooks: Webhooks; guards: Guards }> 
       admin(
         'Admin: set the webhook that receives the daily expiry digest (http/https URL, ' +
           'HMAC-SHA256 secret, optional ntfy topic)',
-        {
-          params: IdParams,
-          body: WebhookInput,
-          response: { 200: Webhook, ...errors(400, 401, 403, 404) },
-        },
+        { params: IdParams, body: WebhookInput, response: { 200: Webhook, ...errors(400, 404) } },
       ),
       (request) => webhooks.put(request.params.id, request.body),
     );
@@ -91,7 +81,7 @@ export const adminWebhookRoutes: Routes<{ webhooks: Webhooks; guards: Guards }> 
       '/api/admin/inventories/:id/webhook',
       admin('Admin: remove the webhook and its pending deliveries', {
         params: IdParams,
-        response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+        response: { 204: Type.Null(), ...errors(400, 404) },
       }),
       async (request, reply) => noContent(reply, webhooks.remove(request.params.id)),
     );

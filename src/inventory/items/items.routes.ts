@@ -20,9 +20,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/inventory/items',
-      inventoryDoc(`List the items. ${WHO}`, {
-        response: { 200: Type.Array(Item), ...errors(401, 409) },
-      }),
+      inventoryDoc(`List the items. ${WHO}`, { response: { 200: Type.Array(Item) } }),
       (request) => items.list(callerOf(request)),
     );
 
@@ -30,7 +28,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items',
       inventoryDoc(`Create an item (201); the same id and content again is a no-op (200). ${WHO}`, {
         body: ItemInput,
-        response: { 200: Item, 201: Item, ...errors(400, 401, 409) },
+        response: { 200: Item, 201: Item, ...errors(400) },
       }),
       async (request, reply) => {
         const { created, item } = await items.create(callerOf(request), request.body);
@@ -42,7 +40,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items/:id',
       inventoryDoc(`Read one item. ${WHO}`, {
         params: ItemParams,
-        response: { 200: Item, ...errors(400, 401, 404, 409) },
+        response: { 200: Item, ...errors(400, 404) },
       }),
       (request) => items.get(callerOf(request), request.params.id),
     );
@@ -51,11 +49,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items/:id',
       inventoryDoc(
         `Create (201) or replace (200) an item; an older lastUpdated is 409 stale_update. ${WHO}`,
-        {
-          params: ItemParams,
-          body: ItemInput,
-          response: { 200: Item, 201: Item, ...errors(400, 401, 409) },
-        },
+        { params: ItemParams, body: ItemInput, response: { 200: Item, 201: Item, ...errors(400) } },
       ),
       async (request, reply) => {
         const { created, item } = await items.replace(
@@ -71,11 +65,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items/:id',
       inventoryDoc(
         `Change some fields of an item; an older lastUpdated is 409 stale_update. ${WHO}`,
-        {
-          params: ItemParams,
-          body: ItemPatch,
-          response: { 200: Item, ...errors(400, 401, 404, 409) },
-        },
+        { params: ItemParams, body: ItemPatch, response: { 200: Item, ...errors(400, 404) } },
       ),
       (request) => items.patch(callerOf(request), request.params.id, request.body),
     );
@@ -90,7 +80,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
             { lastUpdated: Type.Optional(EpochMs) },
             { additionalProperties: false },
           ),
-          response: { 204: Type.Null(), ...errors(400, 401, 409) },
+          response: { 204: Type.Null(), ...errors(400) },
         },
       ),
       async (request, reply) =>

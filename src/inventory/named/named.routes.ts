@@ -17,9 +17,7 @@ export function namedRoutes(
   return async (app) => {
     app.get(
       base,
-      inventoryDoc(`List the ${plural}. ${WHO}`, {
-        response: { 200: Type.Array(Named), ...errors(401, 409) },
-      }),
+      inventoryDoc(`List the ${plural}. ${WHO}`, { response: { 200: Type.Array(Named) } }),
       (request) => service.list(callerOf(request)),
     );
 
@@ -27,7 +25,7 @@ export function namedRoutes(
       base,
       inventoryDoc(
         `Create a ${one} (201; id optional); a name in use is 409 carrying \`${one}\`. ${WHO}`,
-        { body: NamedInput, response: { 200: Named, 201: Named, ...errors(400, 401, 409) } },
+        { body: NamedInput, response: { 200: Named, 201: Named, ...errors(400) } },
       ),
       async (request, reply) => {
         const { created, record } = await service.create(callerOf(request), request.body);
@@ -40,7 +38,7 @@ export function namedRoutes(
       inventoryDoc(`Create (201) or rename (200) the ${one}. ${WHO}`, {
         params: Type.Object({ id: NamedId }),
         body: NamedInput,
-        response: { 200: Named, 201: Named, ...errors(400, 401, 409) },
+        response: { 200: Named, 201: Named, ...errors(400) },
       }),
       async (request, reply) => {
         const { created, record } = await service.put(
@@ -56,7 +54,7 @@ export function namedRoutes(
       `${base}/:id`,
       inventoryDoc(`Delete the ${one} (idempotent); 409 while items use it. ${WHO}`, {
         params: Type.Object({ id: NamedId }),
-        response: { 204: Type.Null(), ...errors(400, 401, 409) },
+        response: { 204: Type.Null(), ...errors(400) },
       }),
       async (request, reply) =>
         noContent(reply, service.remove(callerOf(request), request.params.id)),

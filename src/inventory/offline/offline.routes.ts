@@ -13,7 +13,7 @@ export function offlineRoutes(offline: OfflineService): FastifyPluginAsyncTypebo
       inventoryDoc(
         `Upload the offline queue (up to ${MAX_OPS_PER_BATCH} operations, 4 MB) and pull the ` +
           `changes since \`since\` in one round trip; one result per operation. ${WHO}`,
-        { body: SyncBody, response: { 200: SyncAnswer, ...errors(400, 401, 409, 413, 422) } },
+        { body: SyncBody, response: { 200: SyncAnswer, ...errors(400, 413, 422) } },
         { bodyLimit: SYNC_BODY_LIMIT },
       ),
       (request) => offline.apply(callerOf(request), request.body),

@@ -11,7 +11,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncTyp
     app.get(
       '/api/inventory/settings',
       inventoryDoc(`Every setting as an object of strings. ${WHO}`, {
-        response: { 200: SettingsInput, ...errors(401, 409) },
+        response: { 200: SettingsInput },
       }),
       (request) => settings.get(callerOf(request)),
     );
@@ -20,7 +20,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncTyp
       '/api/inventory/settings',
       inventoryDoc(`Merge the settings sent into the stored ones; returns all. ${WHO}`, {
         body: SettingsInput,
-        response: { 200: SettingsInput, ...errors(400, 401, 409) },
+        response: { 200: SettingsInput, ...errors(400) },
       }),
       (request) => settings.merge(callerOf(request), request.body),
     );
@@ -29,7 +29,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncTyp
       '/api/inventory/settings/:key',
       inventoryDoc(`Delete one setting (idempotent). ${WHO}`, {
         params: Type.Object({ key: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 204: Type.Null(), ...errors(400, 401, 409) },
+        response: { 204: Type.Null(), ...errors(400) },
       }),
       async (request, reply) =>
         noContent(reply, settings.remove(callerOf(request), request.params.key)),

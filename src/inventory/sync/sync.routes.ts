@@ -37,7 +37,6 @@ export const syncRoutes: Routes<{ sync: SyncService; replace: ReplaceService }> 
           response: {
             200: Type.Ref('InventorySnapshot'),
             304: Type.Null({ description: 'not modified: the client has this revision' }),
-            ...errors(401, 409),
           },
         },
         {
@@ -67,7 +66,7 @@ export const syncRoutes: Routes<{ sync: SyncService; replace: ReplaceService }> 
         `Replace the whole inventory with the body (up to 16 MB, ${MAX_ITEMS_PER_INVENTORY} items). ${WHO}`,
         {
           body: ReplaceInput,
-          response: { 200: Type.Ref('InventorySnapshot'), ...errors(400, 401, 409, 413, 422) },
+          response: { 200: Type.Ref('InventorySnapshot'), ...errors(400, 413, 422) },
         },
         {
           bodyLimit: REPLACE_BODY_LIMIT,
@@ -102,7 +101,7 @@ export const syncRoutes: Routes<{ sync: SyncService; replace: ReplaceService }> 
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref('InventoryChanges'), ...errors(400, 401, 409, 410) },
+        response: { 200: Type.Ref('InventoryChanges'), ...errors(400, 410) },
       }),
       async (request, reply) => {
         const { since, inventoryId } = request.query;

@@ -40,7 +40,7 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
           produces: ['text/csv', 'application/json'],
           response: {
             200: Type.Unknown({ description: 'the file (Content-Disposition: attachment)' }),
-            ...errors(400, 401, 409),
+            ...errors(400),
           },
         },
         {
@@ -71,7 +71,7 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
           consumes: ['text/csv', 'application/json'],
           querystring: ImportQuery,
           body: Type.Unknown({ description: 'CSV text or JSON, at most 4 MB' }),
-          response: { 200: refTo(ImportResultSchema), ...errors(400, 401, 409, 413, 415) },
+          response: { 200: refTo(ImportResultSchema), ...errors(400, 413, 415) },
         },
         { bodyLimit: IMPORT_BODY_LIMIT },
       ),
