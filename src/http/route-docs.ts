@@ -48,3 +48,8 @@ export async function noContent(reply: FastifyReply, done: Promise<unknown>) {
   await done;
   return reply.status(204).send(null);
 }
+
+/** Answers 201 when the write created its record, 200 when the record was there already. */
+export function createdOrOk(reply: FastifyReply, created: boolean, body: unknown) {
+  return reply.status(created ? 201 : 200).send(body);
+}

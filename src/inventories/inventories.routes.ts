@@ -10,6 +10,11 @@ import {
 } from './inventories.schemas.js';
 import type { InventoriesService } from './inventories.service.js';
 
+const RenameBody = Type.Object(
+  { name: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
 /** Inventories, their names and statistics: admins only. */
 export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; guards: Guards }> =
   ({ inventories, guards }) =>
@@ -31,10 +36,7 @@ export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; gua
       '/api/admin/inventories/:id',
       doc("Admin: set an inventory's name (shown as inventoryName in statistics)", {
         params: IdParams,
-        body: Type.Object(
-          { name: Type.String({ maxLength: 100 }) },
-          { additionalProperties: false },
-        ),
+        body: RenameBody,
         response: { 200: Type.Ref('InventoryView'), ...errors(400, 404) },
       }),
       (request) => inventories.rename(request.params.id, request.body.name),

@@ -2,7 +2,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors, refTo } from '#src/http/schemas.js';
-import { documented, type Routes } from '#src/http/route-docs.js';
+import { createdOrOk, documented, type Routes } from '#src/http/route-docs.js';
 import { MessageSchema, SendBody } from './messages.mapper.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type MessagesService } from './messages.service.js';
 
@@ -35,8 +35,8 @@ export const messageRoutes: Routes<{ messages: MessagesService; guards: Guards }
         { body: SendBody, response: { 200: Message, 201: Message, ...errors(400, 404, 409, 429) } },
       ),
       async (request, reply) => {
-        const { message, created } = await messages.send(callerOf(request), request.body);
-        return reply.status(created ? 201 : 200).send(message);
+        const saved = await messages.send(callerOf(request), request.body);
+        return createdOrOk(reply, saved.created, saved.message);
       },
     );
 

@@ -10,6 +10,19 @@ const UserCredentials = Type.Object(
   { additionalProperties: false },
 );
 
+const UserChange = Type.Object(
+  {
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    isAdmin: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+const InventoryAssignment = Type.Object(
+  { inventoryId: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false },
+);
+
 /** /api/admin/users, including which inventory a user belongs to: admins only. */
 export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
   ({ users, guards }) =>
@@ -40,13 +53,7 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
           'own role, and the last admin stays one (409)',
         {
           params: IdParams,
-          body: Type.Object(
-            {
-              password: Type.Optional(Type.String({ maxLength: 1024 })),
-              isAdmin: Type.Optional(Type.Boolean()),
-            },
-            { additionalProperties: false, minProperties: 1 },
-          ),
+          body: UserChange,
           response: { 200: Type.Ref('User'), ...errors(400, 404, 409) },
         },
       ),
@@ -72,10 +79,7 @@ export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
         'Admin: assign a user to an existing inventory; an inventory left empty is removed',
         {
           params: IdParams,
-          body: Type.Object(
-            { inventoryId: Type.String({ format: 'uuid' }) },
-            { additionalProperties: false },
-          ),
+          body: InventoryAssignment,
           response: { 200: Type.Ref('User'), ...errors(400, 404) },
         },
       ),

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
-import { noContent } from '#src/http/route-docs.js';
+import { createdOrOk, noContent } from '#src/http/route-docs.js';
 import {
   EpochMs,
   ItemId,
@@ -31,8 +31,8 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
         response: { 200: Item, 201: Item, ...errors(400) },
       }),
       async (request, reply) => {
-        const { created, item } = await items.create(callerOf(request), request.body);
-        return reply.status(created ? 201 : 200).send(item);
+        const saved = await items.create(callerOf(request), request.body);
+        return createdOrOk(reply, saved.created, saved.item);
       },
     );
 
@@ -52,12 +52,8 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
         { params: ItemParams, body: ItemInput, response: { 200: Item, 201: Item, ...errors(400) } },
       ),
       async (request, reply) => {
-        const { created, item } = await items.replace(
-          callerOf(request),
-          request.params.id,
-          request.body,
-        );
-        return reply.status(created ? 201 : 200).send(item);
+        const saved = await items.replace(callerOf(request), request.params.id, request.body);
+        return createdOrOk(reply, saved.created, saved.item);
       },
     );
 

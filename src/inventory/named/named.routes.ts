@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
-import { noContent } from '#src/http/route-docs.js';
+import { createdOrOk, noContent } from '#src/http/route-docs.js';
 import { NamedId, NamedInput, inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import type { NamedService } from './named.service.js';
 
@@ -28,8 +28,8 @@ export function namedRoutes(
         { body: NamedInput, response: { 200: Named, 201: Named, ...errors(400) } },
       ),
       async (request, reply) => {
-        const { created, record } = await service.create(callerOf(request), request.body);
-        return reply.status(created ? 201 : 200).send(record);
+        const saved = await service.create(callerOf(request), request.body);
+        return createdOrOk(reply, saved.created, saved.record);
       },
     );
 
@@ -41,12 +41,8 @@ export function namedRoutes(
         response: { 200: Named, 201: Named, ...errors(400) },
       }),
       async (request, reply) => {
-        const { created, record } = await service.put(
-          callerOf(request),
-          request.params.id,
-          request.body,
-        );
-        return reply.status(created ? 201 : 200).send(record);
+        const saved = await service.put(callerOf(request), request.params.id, request.body);
+        return createdOrOk(reply, saved.created, saved.record);
       },
     );
 
