@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_MODES } from '#src/db/data-dir.js';
 import type { AppStorage } from '#src/storage/app-storage.js';
-import { tempPathIn, writeNewFile } from '#src/storage/temp-files.js';
+import { tempPathIn, writeNewFile } from '#src/storage/metered-write.js';
 
 /** An uploaded file, streamed to a temp file under a generated name. */
 export interface Upload {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_MODES } from '#src/db/data-dir.js';
 import { checkKey, StorageExistsError, type ObjectEntry, type Storage } from './storage.js';
-import { tempPathIn, writeNewFile } from './temp-files.js';
+import { tempPathIn, writeNewFile } from './metered-write.js';
 
 /**
  * The local storage: each key's first segment names a folder (`resources` →

@@ -16,7 +16,7 @@ import { contentMatches } from '#src/resources/resources.formats.js';
 import { unsupportedFormat } from '#src/resources/resources.rules.js';
 import type { AnalyzedResource } from '#src/resources/resources.schemas.js';
 import { removeQuietly, type Storage, type Upload } from '#src/resources/resources.storage.js';
-import { TEMP_PREFIX } from '#src/storage/temp-files.js';
+import { TEMP_PREFIX } from '#src/storage/metered-write.js';
 import * as repo from './staging.repository.js';
 
 export const STAGING_TTL_MS = 24 * 3600 * 1000;
