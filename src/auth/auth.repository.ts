@@ -1,15 +1,12 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow } from '#src/db/rows.js';
 import type { RefreshTokensTable } from '#src/db/types.js';
 
 export function findRefreshToken(
   db: Executor,
   tokenHash: string,
 ): Promise<RefreshTokensTable | undefined> {
-  return db
-    .selectFrom('refresh_tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  return findRow(db, 'refresh_tokens', { token_hash: tokenHash });
 }
 
 export async function insertRefreshToken(db: Executor, row: RefreshTokensTable): Promise<void> {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Guards } from '#src/http/auth.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors, IdParams, refTo } from '#src/http/schemas.js';
-import { docs, noContent } from '#src/http/route-docs.js';
+import { docs, documented, noContent } from '#src/http/route-docs.js';
 import type { UsersService } from '#src/users/users.service.js';
 import {
   ChangePasswordBody,
@@ -31,7 +31,7 @@ export function authRoutes(deps: {
     app.addSchema(LoginResponseSchema);
     app.addSchema(SessionSchema);
     const LoginResponse = refTo(LoginResponseSchema);
-    const signedIn = docs('auth');
+    const signedIn = documented('auth', { onRequest: guards.authenticate, errors: [401] });
     if (deps.signInRoutes) await app.register(deps.signInRoutes);
 
     app.post(
@@ -78,29 +78,16 @@ export function authRoutes(deps: {
 
     app.get(
       '/api/auth/me',
-      {
-        onRequest: guards.authenticate,
-        schema: {
-          ...signedIn,
-          summary: 'The signed-in user (any user)',
-          response: { 200: Type.Ref('User'), ...errors(401) },
-        },
-      },
+      signedIn('The signed-in user (any user)', { response: { 200: Type.Ref('User') } }),
       (request) => users.get(callerOf(request).id),
     );
 
     app.post(
       '/api/auth/password',
-      {
-        onRequest: guards.authenticate,
-        schema: {
-          ...signedIn,
-          summary:
-            'Change your own password (any user). Every other session ends; this one gets new tokens. A wrong current password is 400 and counts as a failed sign-in.',
-          body: ChangePasswordBody,
-          response: { 200: LoginResponse, ...errors(400, 401, 429) },
-        },
-      },
+      signedIn(
+        'Change your own password (any user). Every other session ends; this one gets new tokens. A wrong current password is 400 and counts as a failed sign-in.',
+        { body: ChangePasswordBody, response: { 200: LoginResponse, ...errors(400, 429) } },
+      ),
       (request) =>
         auth.changeOwnPassword(
           callerOf(request),
@@ -112,29 +99,18 @@ export function authRoutes(deps: {
 
     app.get(
       '/api/auth/sessions',
-      {
-        onRequest: guards.authenticate,
-        schema: {
-          ...signedIn,
-          summary: 'Your signed-in devices, most recently used first (any user)',
-          response: { 200: Type.Array(Type.Ref('Session')), ...errors(401) },
-        },
-      },
+      signedIn('Your signed-in devices, most recently used first (any user)', {
+        response: { 200: Type.Array(Type.Ref('Session')) },
+      }),
       (request) => auth.listSessions(callerOf(request)),
     );
 
     app.delete(
       '/api/auth/sessions/:id',
-      {
-        onRequest: guards.authenticate,
-        schema: {
-          ...signedIn,
-          summary:
-            'Sign one of your sessions out at once, sockets included (any user; 404 for a session not yours)',
-          params: IdParams,
-          response: { 204: Type.Null(), ...errors(400, 401, 404) },
-        },
-      },
+      signedIn(
+        'Sign one of your sessions out at once, sockets included (any user; 404 for a session not yours)',
+        { params: IdParams, response: { 204: Type.Null(), ...errors(400, 404) } },
+      ),
       async (request, reply) =>
         noContent(reply, auth.endOwnSession(callerOf(request), request.params.id)),
     );

@@ -1,4 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
+import { insertUnlessTaken } from '#src/db/rows.js';
 import type { JwtKeysTable } from '#src/db/types.js';
 
 /** Every key, the newest generation first. */
@@ -8,11 +9,7 @@ export function listKeys(db: Executor): Promise<JwtKeysTable[]> {
 
 /** Inserts a key unless its generation is taken (another instance got there first). */
 export async function insertKey(db: Executor, row: JwtKeysTable): Promise<void> {
-  await db
-    .insertInto('jwt_keys')
-    .values(row)
-    .onConflict((oc) => oc.column('generation').doNothing())
-    .execute();
+  await insertUnlessTaken(db, 'jwt_keys', row, 'generation');
 }
 
 /** Every key but `kid` that still signs stops verifying at `retiredAt`. */

@@ -1,10 +1,10 @@
 import { create as contentDisposition } from 'content-disposition';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Guards } from '#src/http/auth.js';
 import { forbidden } from '#src/http/errors.js';
 import { errors, refTo } from '#src/http/schemas.js';
-import { docs, noContent } from '#src/http/route-docs.js';
+import { documented, noContent, type Routes } from '#src/http/route-docs.js';
 import { FILE_HEADERS } from '#src/http/security-headers.js';
 import { sendFile } from '#src/http/send-file.js';
 import { BackupEntrySchema, BackupInfoSchema } from './backups.schemas.js';
@@ -22,82 +22,54 @@ async function adminOnly(request: FastifyRequest): Promise<void> {
 }
 
 /** /api/admin/backups: admins only. */
-export function adminBackupRoutes(deps: {
-  backups: BackupsService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { backups, guards } = deps;
-  return async (app) => {
+export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards }> =
+  ({ backups, guards }) =>
+  async (app) => {
     app.addSchema(BackupEntrySchema);
     const BackupEntry = refTo(BackupEntrySchema);
-    const common = docs('admin: backups');
-    const onRequest = guards.requireAdmin;
+    const doc = documented('admin: backups', {
+      onRequest: guards.requireAdmin,
+      errors: [401, 403],
+    });
 
     app.get(
       '/api/admin/backups',
-      {
-        onRequest,
-        schema: {
-          ...common,
-          summary: 'Admin: list the backups (*.sql.gz in the backup directory), newest first',
-          response: { 200: Type.Array(BackupEntry), ...errors(401, 403) },
-        },
-      },
+      doc('Admin: list the backups (*.sql.gz in the backup directory), newest first', {
+        response: { 200: Type.Array(BackupEntry) },
+      }),
       () => backups.list(),
     );
 
     app.post(
       '/api/admin/backups',
-      {
-        onRequest,
-        schema: {
-          ...common,
-          summary: 'Admin: write a backup now (a consistent snapshot of every table)',
-          response: { 201: BackupEntry, ...errors(401, 403) },
-        },
-      },
+      doc('Admin: write a backup now (a consistent snapshot of every table)', {
+        response: { 201: BackupEntry },
+      }),
       async (_request, reply) => reply.status(201).send(await backups.create()),
     );
 
     app.get(
       '/api/admin/backups/info',
-      {
-        onRequest,
-        schema: {
-          ...common,
-          summary: 'Admin: the backup directory, schedule and retention',
-          response: { 200: BackupInfoSchema, ...errors(401, 403) },
-        },
-      },
+      doc('Admin: the backup directory, schedule and retention', {
+        response: { 200: BackupInfoSchema },
+      }),
       () => backups.info(),
     );
 
     app.delete(
       '/api/admin/backups/:name',
-      {
-        onRequest,
-        schema: {
-          ...common,
-          summary: 'Admin: delete a backup (a name from the list; nothing outside the directory)',
-          params: NameParams,
-          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
-        },
-      },
+      doc('Admin: delete a backup (a name from the list; nothing outside the directory)', {
+        params: NameParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      }),
       async (request, reply) => noContent(reply, backups.remove(request.params.name)),
     );
 
     app.get(
       '/api/admin/backups/:name',
-      {
-        // the admin UI downloads through a plain link: the token may come as ?token=
-        onRequest: [guards.authenticateAllowingQueryToken, adminOnly],
-        config: { access: 'admin' },
-        compress: false,
-        helmet: FILE_HEADERS,
-        schema: {
-          ...common,
-          summary:
-            'Admin: download a backup (gzip-compressed SQL; Range and ETag); bearer header or ?token=',
+      doc(
+        'Admin: download a backup (gzip-compressed SQL; Range and ETag); bearer header or ?token=',
+        {
           params: NameParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
           response: {
@@ -109,10 +81,17 @@ export function adminBackupRoutes(deps: {
                 },
               },
             },
-            ...errors(400, 401, 403, 404, 412, 416),
+            ...errors(400, 404, 412, 416),
           },
         },
-      },
+        {
+          // the admin UI downloads through a plain link: the token may come as ?token=
+          onRequest: [guards.authenticateAllowingQueryToken, adminOnly],
+          config: { access: 'admin' },
+          compress: false,
+          helmet: FILE_HEADERS,
+        },
+      ),
       async (request, reply) => {
         return sendFile(request, reply, {
           path: { storage: backups.storage, key: await backups.file(request.params.name) },
@@ -123,4 +102,3 @@ export function adminBackupRoutes(deps: {
       },
     );
   };
-}

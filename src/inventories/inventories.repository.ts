@@ -1,4 +1,5 @@
 import { isPostgres, type Executor } from '#src/db/executor.js';
+import { rowExists } from '#src/db/rows.js';
 import type { InventoriesTable } from '#src/db/types.js';
 
 export async function insertInventory(db: Executor, row: InventoriesTable): Promise<void> {
@@ -36,13 +37,8 @@ export async function findInventoryName(db: Executor, id: string): Promise<strin
   return row?.name ?? null;
 }
 
-export async function inventoryExists(db: Executor, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('inventories')
-    .select('id')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
+export function inventoryExists(db: Executor, id: string): Promise<boolean> {
+  return rowExists(db, 'inventories', { id });
 }
 
 // Membership is the `users.inventory_id` column: the users feature writes it (after lockForMove),

@@ -1,7 +1,7 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
 import { errors, IdParams } from '#src/http/schemas.js';
-import { docs } from '#src/http/route-docs.js';
+import { documented, type Routes } from '#src/http/route-docs.js';
 import {
   AdminItemSchema,
   InventoryStatsSchema,
@@ -10,83 +10,58 @@ import {
 } from './inventories.schemas.js';
 import type { InventoriesService } from './inventories.service.js';
 
+const RenameBody = Type.Object(
+  { name: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
 /** Inventories, their names and statistics: admins only. */
-export function adminInventoryRoutes(deps: {
-  inventories: InventoriesService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { inventories, guards } = deps;
-  return async (app) => {
+export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; guards: Guards }> =
+  ({ inventories, guards }) =>
+  async (app) => {
     app.addSchema(InventoryViewSchema);
     app.addSchema(AdminItemSchema);
     guards.guardRoutes(app, guards.requireAdmin);
-    const common = docs('admin: inventories');
+    const doc = documented('admin: inventories', { errors: [401, 403] });
 
     app.get(
       '/api/admin/inventories',
-      {
-        schema: {
-          ...common,
-          summary: 'Admin: every inventory with its members',
-          response: { 200: Type.Array(Type.Ref('InventoryView')), ...errors(401, 403) },
-        },
-      },
+      doc('Admin: every inventory with its members', {
+        response: { 200: Type.Array(Type.Ref('InventoryView')) },
+      }),
       () => inventories.list(),
     );
 
     app.put(
       '/api/admin/inventories/:id',
-      {
-        schema: {
-          ...common,
-          summary: "Admin: set an inventory's name (shown as inventoryName in statistics)",
-          params: IdParams,
-          body: Type.Object(
-            { name: Type.String({ maxLength: 100 }) },
-            { additionalProperties: false },
-          ),
-          response: { 200: Type.Ref('InventoryView'), ...errors(400, 401, 403, 404) },
-        },
-      },
+      doc("Admin: set an inventory's name (shown as inventoryName in statistics)", {
+        params: IdParams,
+        body: RenameBody,
+        response: { 200: Type.Ref('InventoryView'), ...errors(400, 404) },
+      }),
       (request) => inventories.rename(request.params.id, request.body.name),
     );
 
     app.get(
       '/api/admin/inventories/:id/items',
-      {
-        schema: {
-          ...common,
-          summary:
-            "Admin: an inventory's items (read-only), by name, with category and location names",
-          params: IdParams,
-          response: { 200: Type.Array(Type.Ref('AdminItem')), ...errors(400, 401, 403, 404) },
-        },
-      },
+      doc("Admin: an inventory's items (read-only), by name, with category and location names", {
+        params: IdParams,
+        response: { 200: Type.Array(Type.Ref('AdminItem')), ...errors(400, 404) },
+      }),
       (request) => inventories.items(request.params.id),
     );
 
     app.get(
       '/api/admin/stats',
-      {
-        schema: {
-          ...common,
-          summary: 'Admin: statistics over all inventories',
-          response: { 200: TotalsSchema, ...errors(401, 403) },
-        },
-      },
+      doc('Admin: statistics over all inventories', { response: { 200: TotalsSchema } }),
       () => inventories.totals(),
     );
 
     app.get(
       '/api/admin/stats/inventories',
-      {
-        schema: {
-          ...common,
-          summary: 'Admin: statistics per inventory',
-          response: { 200: Type.Array(InventoryStatsSchema), ...errors(401, 403) },
-        },
-      },
+      doc('Admin: statistics per inventory', {
+        response: { 200: Type.Array(InventoryStatsSchema) },
+      }),
       () => inventories.statsPerInventory(),
     );
   };
-}

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Routes } from '#src/http/route-docs.js';
 import type { Guards } from '#src/http/auth.js';
 import { ItemSchema, NamedSchema } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
@@ -16,12 +16,9 @@ import { transferRoutes } from './transfer/transfer.routes.js';
  * /api/inventory/**: the caller's own inventory, taken from the access token. The one place that
  * binds the parts' routes; every one of them needs a signed-in user.
  */
-export function inventoryRoutes(deps: {
-  inventory: InventoryService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { inventory, guards } = deps;
-  return async (app) => {
+export const inventoryRoutes: Routes<{ inventory: InventoryService; guards: Guards }> =
+  ({ inventory, guards }) =>
+  async (app) => {
     for (const schema of [ItemSchema, NamedSchema, SnapshotSchema, ChangesSchema, SummarySchema]) {
       app.addSchema(schema);
     }
@@ -36,4 +33,3 @@ export function inventoryRoutes(deps: {
     await app.register(transferRoutes(inventory.transfer));
     await app.register(offlineRoutes(inventory.offline));
   };
-}

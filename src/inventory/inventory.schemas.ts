@@ -1,14 +1,17 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '#src/http/schemas.js';
-import { docs } from '#src/http/route-docs.js';
+import { documented } from '#src/http/route-docs.js';
 
 /**
  * The wire shapes shared by the inventory's parts: items, categories/locations and settings, as
  * the item, named and settings routes take and return them and as the sync routes embed them.
  */
 
-/** Shared route documentation: every inventory route needs a signed-in user. */
-export const common = docs('inventory');
+/**
+ * Shared route documentation: every inventory route needs a signed-in user (401) whose account
+ * belongs to an inventory (409).
+ */
+export const inventoryDoc = documented('inventory', { errors: [401, 409] });
 export const WHO = 'Any signed-in user, on their own inventory';
 
 /** Client-chosen item ids: UUIDs in practice; any short token of safe characters is accepted. */

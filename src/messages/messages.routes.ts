@@ -1,8 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors, refTo } from '#src/http/schemas.js';
-import { docs } from '#src/http/route-docs.js';
+import { createdOrOk, documented, type Routes } from '#src/http/route-docs.js';
 import { MessageSchema, SendBody } from './messages.mapper.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type MessagesService } from './messages.service.js';
 
@@ -19,53 +19,38 @@ const ConversationQuery = Type.Object(
 );
 
 /** /api/messages: direct messages between signed-in users. */
-export function messageRoutes(deps: {
-  messages: MessagesService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { messages, guards } = deps;
-  return async (app) => {
+export const messageRoutes: Routes<{ messages: MessagesService; guards: Guards }> =
+  ({ messages, guards }) =>
+  async (app) => {
     app.addSchema(MessageSchema);
     const Message = refTo(MessageSchema);
     guards.guardRoutes(app, guards.authenticate);
-    const common = docs('messages');
+    const doc = documented('messages', { errors: [401] });
 
     app.post(
       '/api/messages',
-      {
-        schema: {
-          ...common,
-          summary:
-            'Send a message to another user (any signed-in user). Stored before it is pushed; ' +
-            '201 when stored, 200 when a retry with the same id returns the stored message.',
-          body: SendBody,
-          response: {
-            200: Message,
-            201: Message,
-            ...errors(400, 401, 404, 409, 429),
-          },
-        },
-      },
+      doc(
+        'Send a message to another user (any signed-in user). Stored before it is pushed; ' +
+          '201 when stored, 200 when a retry with the same id returns the stored message.',
+        { body: SendBody, response: { 200: Message, 201: Message, ...errors(400, 404, 409, 429) } },
+      ),
       async (request, reply) => {
-        const { message, created } = await messages.send(callerOf(request), request.body);
-        return reply.status(created ? 201 : 200).send(message);
+        const saved = await messages.send(callerOf(request), request.body);
+        return createdOrOk(reply, saved.created, saved.message);
       },
     );
 
     app.get(
       '/api/messages/:userId',
-      {
-        schema: {
-          ...common,
-          summary:
-            'The conversation between the caller (any signed-in user) and another user, newest ' +
-            'last; marks what the caller received in it as delivered.',
+      doc(
+        'The conversation between the caller (any signed-in user) and another user, newest ' +
+          'last; marks what the caller received in it as delivered.',
+        {
           params: Type.Object({ userId: Type.String({ maxLength: 100 }) }),
           querystring: ConversationQuery,
-          response: { 200: Type.Array(Message), ...errors(400, 401, 404) },
+          response: { 200: Type.Array(Message), ...errors(400, 404) },
         },
-      },
+      ),
       (request) => messages.conversation(callerOf(request), request.params.userId, request.query),
     );
   };
-}

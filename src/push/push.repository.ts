@@ -1,4 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow, findRows, insertUnlessTaken } from '#src/db/rows.js';
 import { claimLease, dueRows } from '#src/db/lease.js';
 import type {
   PushDeliveriesTable,
@@ -7,28 +8,20 @@ import type {
 } from '#src/db/types.js';
 
 export function findVapidKeys(db: Executor): Promise<PushVapidKeysTable | undefined> {
-  return db.selectFrom('push_vapid_keys').selectAll().where('id', '=', 1).executeTakeFirst();
+  return findRow(db, 'push_vapid_keys', { id: 1 });
 }
 
 /** Inserts the key pair unless one is there already (another instance made it first). */
 export async function insertVapidKeys(db: Executor, row: PushVapidKeysTable): Promise<void> {
-  await db
-    .insertInto('push_vapid_keys')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await insertUnlessTaken(db, 'push_vapid_keys', row, 'id');
 }
 
 export function findSubscriptionByEndpoint(db: Executor, endpoint: string) {
-  return db
-    .selectFrom('push_subscriptions')
-    .selectAll()
-    .where('endpoint', '=', endpoint)
-    .executeTakeFirst();
+  return findRow(db, 'push_subscriptions', { endpoint });
 }
 
 export function findSubscription(db: Executor, id: string) {
-  return db.selectFrom('push_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  return findRow(db, 'push_subscriptions', { id });
 }
 
 export async function insertSubscription(db: Executor, row: PushSubscriptionsTable) {
@@ -44,13 +37,7 @@ export async function updateSubscription(
 }
 
 export function listSubscriptions(db: Executor, userId: string) {
-  return db
-    .selectFrom('push_subscriptions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return findRows(db, 'push_subscriptions', { user_id: userId }, ['created_at', 'id']);
 }
 
 /** The subscriptions of these users (any of their sessions). */

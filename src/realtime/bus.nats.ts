@@ -9,13 +9,6 @@ import {
   type EventBus,
 } from './bus.js';
 
-/** Events confirmed by one round trip to the server; the rest wait for the next. */
-const MAX_EVENTS_PER_FLUSH = 1000;
-/** A publish the server has not confirmed by then fails (a dead server is not noticed at once). */
-const CONFIRM_TIMEOUT_MS = 5000;
-/** `close()` waits this long for the events in flight before it drops the connection. */
-const DRAIN_TIMEOUT_MS = 2000;
-
 /**
  * The subject of one deployment's events: its database and schema, as NOTIFY channels are per
  * database and `larder_events_<schema>` within it, so two deployments on one NATS server never
@@ -43,6 +36,21 @@ export function natsOptions(url: string): { server: string; auth: Partial<NodeCo
   return { server, auth };
 }
 
+export interface NatsBusOptions {
+  url: string;
+  /** the PostgreSQL database and schema the instances share */
+  database: string;
+  schema: string;
+  log: FastifyBaseLogger;
+}
+
+/** Events confirmed by one round trip to the server; the rest wait for the next. */
+const MAX_EVENTS_PER_FLUSH = 1000;
+/** A publish the server has not confirmed by then fails (a dead server is not noticed at once). */
+const CONFIRM_TIMEOUT_MS = 5000;
+/** `close()` waits this long for the events in flight before it drops the connection. */
+const DRAIN_TIMEOUT_MS = 2000;
+
 /**
  * Several hosts: every event goes through NATS as JSON on the deployment's subject and comes back
  * to every instance, this one included (NATS echoes a connection's own messages by default).
@@ -53,13 +61,7 @@ export function natsOptions(url: string): { server: string; auth: Partial<NodeCo
  * (so it holds the event); while disconnected the client would buffer events and discard them on
  * reconnecting, so a publish then is refused at once.
  */
-export async function createNatsEventBus(options: {
-  url: string;
-  /** the PostgreSQL database and schema the instances share */
-  database: string;
-  schema: string;
-  log: FastifyBaseLogger;
-}): Promise<EventBus> {
+export async function createNatsEventBus(options: NatsBusOptions): Promise<EventBus> {
   const { log } = options;
   const { connect } = await import('@nats-io/transport-node');
   const { server, auth } = natsOptions(options.url);

@@ -4,6 +4,7 @@ import type { Guards } from '#src/http/auth.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/http/errors.js';
 import { errors } from '#src/http/schemas.js';
+import type { Routes } from '#src/http/route-docs.js';
 import { originOf } from '#src/http/origin.js';
 import { APK_CONTENT_TYPES, MAX_APK_BYTES } from './apk-upload.js';
 import type { ReleasesService } from './releases.service.js';
@@ -25,12 +26,9 @@ export { originOf } from '#src/http/origin.js';
  * GET /api/version (public), POST /api/admin/version and PUT /api/admin/apk (static admin
  * token).
  */
-export function releaseRoutes(deps: {
-  releases: ReleasesService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { releases, guards } = deps;
-  return async (app) => {
+export const releaseRoutes: Routes<{ releases: ReleasesService; guards: Guards }> =
+  ({ releases, guards }) =>
+  async (app) => {
     app.addSchema(VersionInfo);
 
     app.get(
@@ -73,7 +71,6 @@ export function releaseRoutes(deps: {
 
     await app.register(apkRoute({ releases, guards }));
   };
-}
 
 const ApkStored = Type.Object({
   size: Type.Integer({ description: 'bytes stored' }),

@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import { callerOf, type Guards } from '#src/http/auth.js';
 import { originOf } from '#src/http/origin.js';
 import { errors, refTo } from '#src/http/schemas.js';
-import { docs, noContent } from '#src/http/route-docs.js';
+import { documented, noContent, type Routes } from '#src/http/route-docs.js';
 import { FILE_HEADERS } from '#src/http/security-headers.js';
 import { sendDownload } from './resources.download.js';
 import { ANALYZE_FORMATS, UPLOAD_FORMATS } from './resources.formats.js';
@@ -26,50 +26,42 @@ const multipartBody = {
 };
 
 /** The catalog for every signed-in user, and its administration (admins only). */
-export function resourceRoutes(deps: {
-  resources: ResourcesService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { resources, guards } = deps;
-  return async (app) => {
+export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guards }> =
+  ({ resources, guards }) =>
+  async (app) => {
     await app.register(multipart, MULTIPART_OPTIONS);
     for (const schema of [ResourceSchema, AnalyzedSchema, TagSuggestionSchema]) {
       app.addSchema(schema);
     }
     const Resource = refTo(ResourceSchema);
-    const user = docs('resources');
-    const admin = docs('admin: resources');
+    const user = documented('resources', { errors: [401] });
+    const admin = documented('admin: resources', {
+      onRequest: guards.requireAdmin,
+      errors: [401, 403],
+    });
 
     app.get(
       '/api/resources',
-      {
-        onRequest: guards.authenticate,
-        schema: {
-          ...user,
-          summary: 'Any signed-in user: list the catalog, newest first (filters: q, tag, format)',
-          querystring: ListQuery,
-          response: { 200: Type.Array(Resource), ...errors(400, 401) },
-        },
-      },
+      user(
+        'Any signed-in user: list the catalog, newest first (filters: q, tag, format)',
+        { querystring: ListQuery, response: { 200: Type.Array(Resource), ...errors(400) } },
+        { onRequest: guards.authenticate },
+      ),
       async (request) =>
         (await resources.list(request.query)).map((r) => toResource(r, originOf(request))),
     );
 
     app.get(
       '/api/resources/:guid/download',
-      {
-        onRequest: guards.authenticateAllowingQueryToken,
-        compress: false,
-        helmet: FILE_HEADERS,
-        schema: {
-          ...user,
-          summary:
-            'Any signed-in user (bearer header or ?token=): the file, with Range and ETag support',
+      user(
+        'Any signed-in user (bearer header or ?token=): the file, with Range and ETag support',
+        {
           params: GuidParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-          response: { ...errors(401, 404, 412, 416) },
+          response: { ...errors(404, 412, 416) },
         },
-      },
+        { onRequest: guards.authenticateAllowingQueryToken, compress: false, helmet: FILE_HEADERS },
+      ),
       async (request, reply) => {
         const { row, key } = await resources.file(request.params.guid);
         return sendDownload(request, reply, {
@@ -83,16 +75,10 @@ export function resourceRoutes(deps: {
 
     app.post(
       '/api/admin/resources',
-      {
-        onRequest: guards.requireAdmin,
-        schema: {
-          ...admin,
-          summary:
-            'Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)',
-          ...multipartBody,
-          response: { 201: Resource, ...errors(400, 401, 403, 413, 415) },
-        },
-      },
+      admin('Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)', {
+        ...multipartBody,
+        response: { 201: Resource, ...errors(400, 413, 415) },
+      }),
       async (request, reply) => {
         const form = await readResourceForm(request, {
           dir: resources.storage.resourcesDir,
@@ -106,56 +92,43 @@ export function resourceRoutes(deps: {
 
     app.patch(
       '/api/admin/resources/:guid',
-      {
-        onRequest: guards.requireAdmin,
-        schema: {
-          ...admin,
-          summary:
-            'Admin: edit the metadata (title, description, tags, author, language, edition, ' +
-            'releaseDate) of a resource without uploading it again; fields left out stay',
-          params: GuidParams,
-          body: PatchBody,
-          response: { 200: Resource, ...errors(400, 401, 403, 404) },
-        },
-      },
+      admin(
+        'Admin: edit the metadata (title, description, tags, author, language, edition, ' +
+          'releaseDate) of a resource without uploading it again; fields left out stay',
+        { params: GuidParams, body: PatchBody, response: { 200: Resource, ...errors(400, 404) } },
+      ),
       async (request) =>
         toResource(await resources.update(request.params.guid, request.body), originOf(request)),
     );
 
     app.delete(
       '/api/admin/resources/:guid',
-      {
-        onRequest: guards.requireAdmin,
-        schema: {
-          ...admin,
-          summary: 'Admin: delete a resource and its file',
-          params: GuidParams,
-          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
-        },
-      },
+      admin('Admin: delete a resource and its file', {
+        params: GuidParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      }),
       async (request, reply) => noContent(reply, resources.delete(request.params.guid)),
     );
 
     app.post(
       '/api/admin/resources/analyze',
-      {
-        onRequest: guards.requireAdmin,
-        // 503 before a byte of the upload is read when the analysis queue is full
-        preHandler: async () => resources.assertCanAnalyze(),
-        schema: {
-          ...admin,
-          summary:
-            'Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, ' +
-            'analyzed resources (one per supported file, archive entries included); 422 ' +
-            'analysis_failed when the analysis passes its deadline or memory budget, 503 when ' +
-            'too many analyses wait',
+      admin(
+        'Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, ' +
+          'analyzed resources (one per supported file, archive entries included); 422 ' +
+          'analysis_failed when the analysis passes its deadline or memory budget, 503 when ' +
+          'too many analyses wait',
+        {
           ...multipartBody,
           response: {
             200: Type.Array(refTo(AnalyzedSchema)),
-            ...errors(400, 401, 403, 413, 415, 422, 503),
+            ...errors(400, 413, 415, 422, 503),
           },
         },
-      },
+        {
+          // 503 before a byte of the upload is read when the analysis queue is full
+          preHandler: async () => resources.assertCanAnalyze(),
+        },
+      ),
       async (request) => {
         const adminId = callerOf(request).id;
         const form = await readResourceForm(request, {
@@ -169,15 +142,10 @@ export function resourceRoutes(deps: {
 
     app.post(
       '/api/admin/resources/confirm',
-      {
-        onRequest: guards.requireAdmin,
-        schema: {
-          ...admin,
-          summary: 'Admin: move one of their analyzed files (by filename) into the catalog',
-          body: ConfirmBody,
-          response: { 201: Resource, ...errors(400, 401, 403, 404) },
-        },
-      },
+      admin('Admin: move one of their analyzed files (by filename) into the catalog', {
+        body: ConfirmBody,
+        response: { 201: Resource, ...errors(400, 404) },
+      }),
       async (request, reply) => {
         const { filename } = request.body;
         const stored = await resources.confirm(callerOf(request).id, filename, request.body);
@@ -187,16 +155,9 @@ export function resourceRoutes(deps: {
 
     app.get(
       '/api/admin/resources/tags',
-      {
-        onRequest: guards.requireAdmin,
-        schema: {
-          ...admin,
-          summary:
-            'Admin: tag suggestions, the seeded defaults plus every tag in use, most used first',
-          response: { 200: Type.Array(refTo(TagSuggestionSchema)), ...errors(401, 403) },
-        },
-      },
+      admin('Admin: tag suggestions, the seeded defaults plus every tag in use, most used first', {
+        response: { 200: Type.Array(refTo(TagSuggestionSchema)) },
+      }),
       () => resources.tagSuggestions(),
     );
   };
-}

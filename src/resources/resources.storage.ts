@@ -5,9 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_MODES } from '#src/db/data-dir.js';
 import type { AppStorage } from '#src/storage/app-storage.js';
-import { meter } from '#src/storage/storage.js';
-
-export const TEMP_PREFIX = '.tmp-';
+import { tempPathIn, writeNewFile } from '#src/storage/metered-write.js';
 
 /** An uploaded file, streamed to a temp file under a generated name. */
 export interface Upload {
@@ -50,23 +48,12 @@ export function createStorage(app: AppStorage) {
       return dir;
     },
     /** A fresh temporary path in a folder; the caller renames it or removes it. */
-    tempPath: (dir: string) => path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`),
+    tempPath: tempPathIn,
 
     /** Streams into a new temp file, hashing as it goes; removes the file on any failure. */
     async writeTemp(stream: Readable, dir: string): Promise<WrittenFile> {
-      const target = path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`);
-      const counted = meter();
-      try {
-        await pipeline(
-          stream,
-          counted.stream,
-          fs.createWriteStream(target, { flags: 'wx', mode: PRIVATE_MODES.file }),
-        );
-      } catch (err) {
-        await removeQuietly(target);
-        throw err;
-      }
-      return { path: target, ...counted.result() };
+      const target = tempPathIn(dir);
+      return { path: target, ...(await writeNewFile(stream, target)) };
     },
   };
 }

@@ -1,12 +1,8 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { PRIVATE_MODES } from '#src/db/data-dir.js';
-import { checkKey, meter, StorageExistsError, type ObjectEntry, type Storage } from './storage.js';
-
-/** What a temp file in a storage folder is called until it is renamed to its key. */
-export const FOLDER_TEMP_PREFIX = '.tmp-';
+import { checkKey, StorageExistsError, type ObjectEntry, type Storage } from './storage.js';
+import { tempPathIn, writeNewFile } from './metered-write.js';
 
 /**
  * The local storage: each key's first segment names a folder (`resources` →
@@ -32,8 +28,7 @@ export function createFolderStorage(roots: Record<string, string>): Storage {
   }
   const mkdirFor = (file: string) =>
     fs.promises.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_MODES.dir });
-  const tempBeside = (file: string) =>
-    path.join(path.dirname(file), `${FOLDER_TEMP_PREFIX}${crypto.randomUUID()}`);
+  const tempBeside = (file: string) => tempPathIn(path.dirname(file));
 
   async function rename(from: string, to: string): Promise<void> {
     await mkdirFor(to);
@@ -93,19 +88,7 @@ export function createFolderStorage(roots: Record<string, string>): Storage {
       const target = pathOf(key);
       await mkdirFor(target);
       const temp = tempBeside(target);
-      const counted = meter();
-      try {
-        await pipeline(
-          body,
-          counted.stream,
-          fs.createWriteStream(temp, { flags: 'wx', mode: PRIVATE_MODES.file }),
-        );
-        await fs.promises.rename(temp, target);
-      } catch (err) {
-        await fs.promises.rm(temp, { force: true }).catch(() => {});
-        throw err;
-      }
-      return counted.result();
+      return writeNewFile(body, temp, () => fs.promises.rename(temp, target));
     },
 
     async putFile(key, file, options = {}) {

@@ -1,8 +1,7 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
 import { callerOf } from '#src/http/auth.js';
-import { errors } from '#src/http/schemas.js';
-import { docs } from '#src/http/route-docs.js';
+import { documented, type Routes } from '#src/http/route-docs.js';
 import type { UsersService } from './users.service.js';
 
 const DirectoryEntry = Type.Object({
@@ -12,23 +11,19 @@ const DirectoryEntry = Type.Object({
 });
 
 /** GET /api/users: whom a signed-in user can message. */
-export function directoryRoutes(deps: {
+export const directoryRoutes: Routes<{
   users: UsersService;
   guards: Guards;
   isOnline: (userId: string) => boolean;
-}): FastifyPluginAsyncTypebox {
-  const { users, guards, isOnline } = deps;
-  return async (app) => {
+}> =
+  ({ users, guards, isOnline }) =>
+  async (app) => {
     app.get(
       '/api/users',
-      {
-        onRequest: guards.authenticate,
-        schema: {
-          ...docs('messages'),
-          summary: 'Every user except the caller, by username (any signed-in user)',
-          response: { 200: Type.Array(DirectoryEntry), ...errors(401) },
-        },
-      },
+      documented('messages', { onRequest: guards.authenticate, errors: [401] })(
+        'Every user except the caller, by username (any signed-in user)',
+        { response: { 200: Type.Array(DirectoryEntry) } },
+      ),
       async (request) => {
         const callerId = callerOf(request).id;
         return (await users.list())
@@ -38,4 +33,3 @@ export function directoryRoutes(deps: {
       },
     );
   };
-}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres, type Executor } from '#src/db/executor.js';
+import { rowExists } from '#src/db/rows.js';
 import { Prepared } from '#src/db/prepared.js';
 import type { UsersTable } from '#src/db/types.js';
 
@@ -37,13 +38,8 @@ export function listUsers(db: Executor): Promise<(UserRow & { oidc_linked: numbe
 }
 
 /** Whether the user is linked to the identity provider (the oidc_links table, src/auth/oidc). */
-export async function isOidcLinked(db: Executor, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('oidc_links')
-    .select('user_id')
-    .where('user_id', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
+export function isOidcLinked(db: Executor, id: string): Promise<boolean> {
+  return rowExists(db, 'oidc_links', { user_id: id });
 }
 
 const oidcLinked = sql<number>`case when exists (select 1 from "oidc_links" where "oidc_links"."user_id" = "users"."id") then 1 else 0 end`;

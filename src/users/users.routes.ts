@@ -1,8 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors, IdParams } from '#src/http/schemas.js';
-import { docs, noContent } from '#src/http/route-docs.js';
+import { documented, noContent, type Routes } from '#src/http/route-docs.js';
 import type { UsersService } from './users.service.js';
 
 const UserCredentials = Type.Object(
@@ -10,111 +10,88 @@ const UserCredentials = Type.Object(
   { additionalProperties: false },
 );
 
+const UserChange = Type.Object(
+  {
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    isAdmin: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+const InventoryAssignment = Type.Object(
+  { inventoryId: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false },
+);
+
 /** /api/admin/users, including which inventory a user belongs to: admins only. */
-export function adminUserRoutes(deps: {
-  users: UsersService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { users, guards } = deps;
-  return async (app) => {
+export const adminUserRoutes: Routes<{ users: UsersService; guards: Guards }> =
+  ({ users, guards }) =>
+  async (app) => {
     guards.guardRoutes(app, guards.requireAdmin);
-    const common = docs('admin: users');
+    const doc = documented('admin: users', { errors: [401, 403] });
 
     app.get(
       '/api/admin/users',
-      {
-        schema: {
-          ...common,
-          summary: 'Admin: list every user',
-          response: { 200: Type.Array(Type.Ref('User')), ...errors(401, 403) },
-        },
-      },
+      doc('Admin: list every user', { response: { 200: Type.Array(Type.Ref('User')) } }),
       () => users.list(),
     );
 
     app.post(
       '/api/admin/users',
-      {
-        schema: {
-          ...common,
-          summary: 'Admin: create a user with a new inventory of their own',
-          body: UserCredentials,
-          response: { 201: Type.Ref('User'), ...errors(400, 401, 403, 409) },
-        },
-      },
+      doc('Admin: create a user with a new inventory of their own', {
+        body: UserCredentials,
+        response: { 201: Type.Ref('User'), ...errors(400, 409) },
+      }),
       async (request, reply) => reply.status(201).send(await users.create(request.body)),
     );
 
     app.put(
       '/api/admin/users/:id',
-      {
-        schema: {
-          ...common,
-          summary:
-            "Admin: change a user's password (their existing sessions end at once) or grant and " +
-            'revoke the admin role (at once, for every token of theirs); nobody changes their ' +
-            'own role, and the last admin stays one (409)',
+      doc(
+        "Admin: change a user's password (their existing sessions end at once) or grant and " +
+          'revoke the admin role (at once, for every token of theirs); nobody changes their ' +
+          'own role, and the last admin stays one (409)',
+        {
           params: IdParams,
-          body: Type.Object(
-            {
-              password: Type.Optional(Type.String({ maxLength: 1024 })),
-              isAdmin: Type.Optional(Type.Boolean()),
-            },
-            { additionalProperties: false, minProperties: 1 },
-          ),
-          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404, 409) },
+          body: UserChange,
+          response: { 200: Type.Ref('User'), ...errors(400, 404, 409) },
         },
-      },
+      ),
       (request) => users.update(request.params.id, request.body, callerOf(request).id),
     );
 
     app.delete(
       '/api/admin/users/:id',
-      {
-        schema: {
-          ...common,
-          summary:
-            'Admin: delete a user, their messages, and their inventory if nobody else shares it',
-          params: IdParams,
-          response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409) },
-        },
-      },
+      doc('Admin: delete a user, their messages, and their inventory if nobody else shares it', {
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors(400, 404, 409) },
+      }),
       async (request, reply) =>
         noContent(reply, users.delete(request.params.id, callerOf(request).id)),
     );
 
     // membership is documented with the inventories; it is a change of the user row
-    const membership = docs('admin: inventories');
+    const membership = documented('admin: inventories', { errors: [401, 403] });
 
     app.put(
       '/api/admin/users/:id/inventory',
-      {
-        schema: {
-          ...membership,
-          summary:
-            'Admin: assign a user to an existing inventory; an inventory left empty is removed',
+      membership(
+        'Admin: assign a user to an existing inventory; an inventory left empty is removed',
+        {
           params: IdParams,
-          body: Type.Object(
-            { inventoryId: Type.String({ format: 'uuid' }) },
-            { additionalProperties: false },
-          ),
-          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
+          body: InventoryAssignment,
+          response: { 200: Type.Ref('User'), ...errors(400, 404) },
         },
-      },
+      ),
       (request) => users.assignInventory(request.params.id, request.body.inventoryId),
     );
 
     app.post(
       '/api/admin/users/:id/inventory/new',
-      {
-        schema: {
-          ...membership,
-          summary: 'Admin: detach a user into a new, empty inventory',
-          params: IdParams,
-          response: { 200: Type.Ref('User'), ...errors(400, 401, 403, 404) },
-        },
-      },
+      membership('Admin: detach a user into a new, empty inventory', {
+        params: IdParams,
+        response: { 200: Type.Ref('User'), ...errors(400, 404) },
+      }),
       (request) => users.detachInventory(request.params.id),
     );
   };
-}

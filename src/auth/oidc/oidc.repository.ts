@@ -1,4 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow, takeRow } from '#src/db/rows.js';
 import type { OidcCodesTable, OidcLinksTable, OidcRequestsTable } from '#src/db/types.js';
 
 export type OidcRequestRow = OidcRequestsTable;
@@ -8,16 +9,11 @@ export function findLinkBySubject(
   issuer: string,
   subject: string,
 ): Promise<OidcLinksTable | undefined> {
-  return db
-    .selectFrom('oidc_links')
-    .selectAll()
-    .where('issuer', '=', issuer)
-    .where('subject', '=', subject)
-    .executeTakeFirst();
+  return findRow(db, 'oidc_links', { issuer, subject });
 }
 
 export function findLinkOfUser(db: Executor, userId: string) {
-  return db.selectFrom('oidc_links').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return findRow(db, 'oidc_links', { user_id: userId });
 }
 
 export async function insertLink(db: Executor, row: OidcLinksTable): Promise<void> {
@@ -35,11 +31,7 @@ export async function insertRequest(db: Executor, row: OidcRequestRow): Promise<
 
 /** Takes an authorization request out: a state works once, whoever presents it first. */
 export function takeRequest(db: Executor, stateHash: string): Promise<OidcRequestRow | undefined> {
-  return db
-    .deleteFrom('oidc_requests')
-    .where('state_hash', '=', stateHash)
-    .returningAll()
-    .executeTakeFirst();
+  return takeRow(db, 'oidc_requests', { state_hash: stateHash });
 }
 
 export async function insertCode(db: Executor, row: OidcCodesTable): Promise<void> {
@@ -48,11 +40,7 @@ export async function insertCode(db: Executor, row: OidcCodesTable): Promise<voi
 
 /** Takes a code out: it works once, whoever presents it first. */
 export function takeCode(db: Executor, codeHash: string): Promise<OidcCodesTable | undefined> {
-  return db
-    .deleteFrom('oidc_codes')
-    .where('code_hash', '=', codeHash)
-    .returningAll()
-    .executeTakeFirst();
+  return takeRow(db, 'oidc_codes', { code_hash: codeHash });
 }
 
 export async function deleteExpired(db: Executor, now: number): Promise<void> {

@@ -7,7 +7,7 @@ import { callerOf } from '#src/http/auth.js';
 import { badRequest, notFound } from '#src/http/errors.js';
 import { originOf } from '#src/http/origin.js';
 import { errors, refTo } from '#src/http/schemas.js';
-import { noContent } from '#src/http/route-docs.js';
+import { documented, noContent } from '#src/http/route-docs.js';
 import { LoginResponseSchema } from '#src/auth/auth.schemas.js';
 import { CALLBACK_PATH, type OidcService } from './oidc.service.js';
 import {
@@ -55,10 +55,10 @@ export function oidcRoutes(deps: {
     address: request.ip,
     userAgent: request.headers['user-agent'] ?? null,
   });
-  const tags = ['auth: identity provider'];
-  const signedIn = { onRequest: guards.authenticate };
+  const tag = 'auth: identity provider';
+  const tags = [tag];
   const anybody = { config: { access: 'public' as const } };
-  const signedInDoc = { tags, security: [{ bearer: [] }] };
+  const signedIn = documented(tag, { onRequest: guards.authenticate, errors: [401] });
 
   return async (app) => {
     app.get(
@@ -165,16 +165,10 @@ export function oidcRoutes(deps: {
 
     app.post(
       '/api/auth/oidc/link',
-      {
-        ...signedIn,
-        schema: {
-          ...signedInDoc,
-          summary:
-            "Signed in: the provider URL to open; its callback links this account to the provider's subject",
-          body: Type.Optional(LinkBody),
-          response: { 200: LinkResponse, ...errors(400, 401, 404) },
-        },
-      },
+      signedIn(
+        "Signed in: the provider URL to open; its callback links this account to the provider's subject",
+        { body: Type.Optional(LinkBody), response: { 200: LinkResponse, ...errors(400, 404) } },
+      ),
       async (request, reply) => {
         const oidc = enabled();
         const appRedirectUri = request.body?.redirectUri ?? null;
@@ -189,15 +183,9 @@ export function oidcRoutes(deps: {
 
     app.delete(
       '/api/auth/oidc/link',
-      {
-        ...signedIn,
-        schema: {
-          ...signedInDoc,
-          summary:
-            'Signed in: unlink this account from the identity provider (404 when not linked)',
-          response: { 204: Type.Null(), ...errors(401, 404) },
-        },
-      },
+      signedIn('Signed in: unlink this account from the identity provider (404 when not linked)', {
+        response: { 204: Type.Null(), ...errors(404) },
+      }),
       async (request, reply) => noContent(reply, enabled().unlink(callerOf(request).id)),
     );
   };

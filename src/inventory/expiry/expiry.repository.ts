@@ -1,4 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow, findRows } from '#src/db/rows.js';
 import { claimLease, dueRows } from '#src/db/lease.js';
 import { Prepared } from '#src/db/prepared.js';
 import type {
@@ -46,11 +47,7 @@ export async function pruneDigests(db: Executor, day: string): Promise<void> {
 }
 
 export function findWebhook(db: Executor, inventoryId: string) {
-  return db
-    .selectFrom('inventory_webhooks')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .executeTakeFirst();
+  return findRow(db, 'inventory_webhooks', { inventory_id: inventoryId });
 }
 
 export async function upsertWebhook(db: Executor, row: InventoryWebhooksTable): Promise<void> {
@@ -102,10 +99,5 @@ export async function recordAttempt(
 }
 
 export function deliveriesOf(db: Executor, inventoryId: string) {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .orderBy('created_at')
-    .execute();
+  return findRows(db, 'webhook_deliveries', { inventory_id: inventoryId }, ['created_at']);
 }

@@ -1,8 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import { callerOf, type Guards } from '#src/http/auth.js';
 import { errors, IdParams, refTo } from '#src/http/schemas.js';
-import { docs, noContent } from '#src/http/route-docs.js';
-import { common, WHO } from '#src/inventory/inventory.schemas.js';
+import { documented, noContent, type Routes } from '#src/http/route-docs.js';
+import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import {
   ExpiringItemSchema,
   ExpiringQuery,
@@ -16,107 +16,73 @@ import type { ExpiryService } from './expiry.service.js';
 import type { Webhooks } from './expiry.webhook.js';
 
 /** /api/inventory/expiring and /api/inventory/expiry/settings: any signed-in user. */
-export function expiryRoutes(deps: {
-  expiry: ExpiryService;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { expiry, guards } = deps;
-  return async (app) => {
+export const expiryRoutes: Routes<{ expiry: ExpiryService; guards: Guards }> =
+  ({ expiry, guards }) =>
+  async (app) => {
     app.addSchema(ExpiringItemSchema);
     guards.guardRoutes(app, guards.authenticate);
 
     app.get(
       '/api/inventory/expiring',
-      {
-        schema: {
-          ...common,
-          summary: `Items expired or expiring within withinDays (default expiryNoticeDays), soonest first, with days left. ${WHO}`,
-          querystring: ExpiringQuery,
-          response: { 200: ExpiringResponse, ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(
+        `Items expired or expiring within withinDays (default expiryNoticeDays), soonest first, with days left. ${WHO}`,
+        { querystring: ExpiringQuery, response: { 200: ExpiringResponse, ...errors(400) } },
+      ),
       (request) => expiry.expiring(callerOf(request), request.query.withinDays),
     );
 
     app.get(
       '/api/inventory/expiry/settings',
-      {
-        schema: {
-          ...common,
-          summary: `The expiry notice days and daily digest hour of the inventory. ${WHO}`,
-          response: { 200: ExpirySettingsSchema, ...errors(401, 409) },
-        },
-      },
+      inventoryDoc(`The expiry notice days and daily digest hour of the inventory. ${WHO}`, {
+        response: { 200: ExpirySettingsSchema },
+      }),
       (request) => expiry.settings(callerOf(request)),
     );
 
     app.put(
       '/api/inventory/expiry/settings',
-      {
-        schema: {
-          ...common,
-          summary: `Set expiryNoticeDays (0-3650) and/or expiryDigestHour (0-23, server time zone). ${WHO}`,
-          body: ExpirySettingsInput,
-          response: { 200: ExpirySettingsSchema, ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(
+        `Set expiryNoticeDays (0-3650) and/or expiryDigestHour (0-23, server time zone). ${WHO}`,
+        { body: ExpirySettingsInput, response: { 200: ExpirySettingsSchema, ...errors(400) } },
+      ),
       (request) => expiry.putSettings(callerOf(request), request.body),
     );
   };
-}
 
 /** /api/admin/inventories/{id}/webhook: admins only. */
-export function adminWebhookRoutes(deps: {
-  webhooks: Webhooks;
-  guards: Guards;
-}): FastifyPluginAsyncTypebox {
-  const { webhooks, guards } = deps;
-  return async (app) => {
+export const adminWebhookRoutes: Routes<{ webhooks: Webhooks; guards: Guards }> =
+  ({ webhooks, guards }) =>
+  async (app) => {
     app.addSchema(WebhookSchema);
     guards.guardRoutes(app, guards.requireAdmin);
-    const admin = docs('admin: inventories');
+    const admin = documented('admin: inventories', { errors: [401, 403] });
     const Webhook = refTo(WebhookSchema);
 
     app.get(
       '/api/admin/inventories/:id/webhook',
-      {
-        schema: {
-          ...admin,
-          summary: "Admin: the inventory's expiry digest webhook (without its secret)",
-          params: IdParams,
-          response: { 200: Webhook, ...errors(400, 401, 403, 404) },
-        },
-      },
+      admin("Admin: the inventory's expiry digest webhook (without its secret)", {
+        params: IdParams,
+        response: { 200: Webhook, ...errors(400, 404) },
+      }),
       (request) => webhooks.get(request.params.id),
     );
 
     app.put(
       '/api/admin/inventories/:id/webhook',
-      {
-        schema: {
-          ...admin,
-          summary:
-            'Admin: set the webhook that receives the daily expiry digest (http/https URL, ' +
-            'HMAC-SHA256 secret, optional ntfy topic)',
-          params: IdParams,
-          body: WebhookInput,
-          response: { 200: Webhook, ...errors(400, 401, 403, 404) },
-        },
-      },
+      admin(
+        'Admin: set the webhook that receives the daily expiry digest (http/https URL, ' +
+          'HMAC-SHA256 secret, optional ntfy topic)',
+        { params: IdParams, body: WebhookInput, response: { 200: Webhook, ...errors(400, 404) } },
+      ),
       (request) => webhooks.put(request.params.id, request.body),
     );
 
     app.delete(
       '/api/admin/inventories/:id/webhook',
-      {
-        schema: {
-          ...admin,
-          summary: 'Admin: remove the webhook and its pending deliveries',
-          params: IdParams,
-          response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
-        },
-      },
+      admin('Admin: remove the webhook and its pending deliveries', {
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      }),
       async (request, reply) => noContent(reply, webhooks.remove(request.params.id)),
     );
   };
-}

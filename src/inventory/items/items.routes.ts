@@ -1,13 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
-import { noContent } from '#src/http/route-docs.js';
+import { createdOrOk, noContent } from '#src/http/route-docs.js';
 import {
   EpochMs,
   ItemId,
   ItemInput,
   ItemPatch,
-  common,
+  inventoryDoc,
   WHO,
 } from '#src/inventory/inventory.schemas.js';
 import type { ItemsService } from './items.service.js';
@@ -20,94 +20,65 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/inventory/items',
-      {
-        schema: {
-          ...common,
-          summary: `List the items. ${WHO}`,
-          response: { 200: Type.Array(Item), ...errors(401, 409) },
-        },
-      },
+      inventoryDoc(`List the items. ${WHO}`, { response: { 200: Type.Array(Item) } }),
       (request) => items.list(callerOf(request)),
     );
 
     app.post(
       '/api/inventory/items',
-      {
-        schema: {
-          ...common,
-          summary: `Create an item (201); the same id and content again is a no-op (200). ${WHO}`,
-          body: ItemInput,
-          response: { 200: Item, 201: Item, ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(`Create an item (201); the same id and content again is a no-op (200). ${WHO}`, {
+        body: ItemInput,
+        response: { 200: Item, 201: Item, ...errors(400) },
+      }),
       async (request, reply) => {
-        const { created, item } = await items.create(callerOf(request), request.body);
-        return reply.status(created ? 201 : 200).send(item);
+        const saved = await items.create(callerOf(request), request.body);
+        return createdOrOk(reply, saved.created, saved.item);
       },
     );
 
     app.get(
       '/api/inventory/items/:id',
-      {
-        schema: {
-          ...common,
-          summary: `Read one item. ${WHO}`,
-          params: ItemParams,
-          response: { 200: Item, ...errors(400, 401, 404, 409) },
-        },
-      },
+      inventoryDoc(`Read one item. ${WHO}`, {
+        params: ItemParams,
+        response: { 200: Item, ...errors(400, 404) },
+      }),
       (request) => items.get(callerOf(request), request.params.id),
     );
 
     app.put(
       '/api/inventory/items/:id',
-      {
-        schema: {
-          ...common,
-          summary: `Create (201) or replace (200) an item; an older lastUpdated is 409 stale_update. ${WHO}`,
-          params: ItemParams,
-          body: ItemInput,
-          response: { 200: Item, 201: Item, ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(
+        `Create (201) or replace (200) an item; an older lastUpdated is 409 stale_update. ${WHO}`,
+        { params: ItemParams, body: ItemInput, response: { 200: Item, 201: Item, ...errors(400) } },
+      ),
       async (request, reply) => {
-        const { created, item } = await items.replace(
-          callerOf(request),
-          request.params.id,
-          request.body,
-        );
-        return reply.status(created ? 201 : 200).send(item);
+        const saved = await items.replace(callerOf(request), request.params.id, request.body);
+        return createdOrOk(reply, saved.created, saved.item);
       },
     );
 
     app.patch(
       '/api/inventory/items/:id',
-      {
-        schema: {
-          ...common,
-          summary: `Change some fields of an item; an older lastUpdated is 409 stale_update. ${WHO}`,
-          params: ItemParams,
-          body: ItemPatch,
-          response: { 200: Item, ...errors(400, 401, 404, 409) },
-        },
-      },
+      inventoryDoc(
+        `Change some fields of an item; an older lastUpdated is 409 stale_update. ${WHO}`,
+        { params: ItemParams, body: ItemPatch, response: { 200: Item, ...errors(400, 404) } },
+      ),
       (request) => items.patch(callerOf(request), request.params.id, request.body),
     );
 
     app.delete(
       '/api/inventory/items/:id',
-      {
-        schema: {
-          ...common,
-          summary: `Delete an item (idempotent); with ?lastUpdated= a newer stored item is 409. ${WHO}`,
+      inventoryDoc(
+        `Delete an item (idempotent); with ?lastUpdated= a newer stored item is 409. ${WHO}`,
+        {
           params: ItemParams,
           querystring: Type.Object(
             { lastUpdated: Type.Optional(EpochMs) },
             { additionalProperties: false },
           ),
-          response: { 204: Type.Null(), ...errors(400, 401, 409) },
+          response: { 204: Type.Null(), ...errors(400) },
         },
-      },
+      ),
       async (request, reply) =>
         noContent(
           reply,

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
-import { noContent } from '#src/http/route-docs.js';
-import { NamedId, NamedInput, common, WHO } from '#src/inventory/inventory.schemas.js';
+import { createdOrOk, noContent } from '#src/http/route-docs.js';
+import { NamedId, NamedInput, inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import type { NamedService } from './named.service.js';
 
 const Named = Type.Ref('InventoryNamed');
@@ -17,63 +17,41 @@ export function namedRoutes(
   return async (app) => {
     app.get(
       base,
-      {
-        schema: {
-          ...common,
-          summary: `List the ${plural}. ${WHO}`,
-          response: { 200: Type.Array(Named), ...errors(401, 409) },
-        },
-      },
+      inventoryDoc(`List the ${plural}. ${WHO}`, { response: { 200: Type.Array(Named) } }),
       (request) => service.list(callerOf(request)),
     );
 
     app.post(
       base,
-      {
-        schema: {
-          ...common,
-          summary: `Create a ${one} (201; id optional); a name in use is 409 carrying \`${one}\`. ${WHO}`,
-          body: NamedInput,
-          response: { 200: Named, 201: Named, ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(
+        `Create a ${one} (201; id optional); a name in use is 409 carrying \`${one}\`. ${WHO}`,
+        { body: NamedInput, response: { 200: Named, 201: Named, ...errors(400) } },
+      ),
       async (request, reply) => {
-        const { created, record } = await service.create(callerOf(request), request.body);
-        return reply.status(created ? 201 : 200).send(record);
+        const saved = await service.create(callerOf(request), request.body);
+        return createdOrOk(reply, saved.created, saved.record);
       },
     );
 
     app.put(
       `${base}/:id`,
-      {
-        schema: {
-          ...common,
-          summary: `Create (201) or rename (200) the ${one}. ${WHO}`,
-          params: Type.Object({ id: NamedId }),
-          body: NamedInput,
-          response: { 200: Named, 201: Named, ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(`Create (201) or rename (200) the ${one}. ${WHO}`, {
+        params: Type.Object({ id: NamedId }),
+        body: NamedInput,
+        response: { 200: Named, 201: Named, ...errors(400) },
+      }),
       async (request, reply) => {
-        const { created, record } = await service.put(
-          callerOf(request),
-          request.params.id,
-          request.body,
-        );
-        return reply.status(created ? 201 : 200).send(record);
+        const saved = await service.put(callerOf(request), request.params.id, request.body);
+        return createdOrOk(reply, saved.created, saved.record);
       },
     );
 
     app.delete(
       `${base}/:id`,
-      {
-        schema: {
-          ...common,
-          summary: `Delete the ${one} (idempotent); 409 while items use it. ${WHO}`,
-          params: Type.Object({ id: NamedId }),
-          response: { 204: Type.Null(), ...errors(400, 401, 409) },
-        },
-      },
+      inventoryDoc(`Delete the ${one} (idempotent); 409 while items use it. ${WHO}`, {
+        params: Type.Object({ id: NamedId }),
+        response: { 204: Type.Null(), ...errors(400) },
+      }),
       async (request, reply) =>
         noContent(reply, service.remove(callerOf(request), request.params.id)),
     );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
-import { common, WHO } from '#src/inventory/inventory.schemas.js';
+import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import type { OfflineService } from './offline.service.js';
 import { MAX_OPS_PER_BATCH, SYNC_BODY_LIMIT, SyncAnswer, SyncBody } from './offline.schemas.js';
 
@@ -10,17 +10,12 @@ export function offlineRoutes(offline: OfflineService): FastifyPluginAsyncTypebo
   return async (app) => {
     app.post(
       '/api/inventory/sync',
-      {
-        bodyLimit: SYNC_BODY_LIMIT,
-        schema: {
-          ...common,
-          summary:
-            `Upload the offline queue (up to ${MAX_OPS_PER_BATCH} operations, 4 MB) and pull the ` +
-            `changes since \`since\` in one round trip; one result per operation. ${WHO}`,
-          body: SyncBody,
-          response: { 200: SyncAnswer, ...errors(400, 401, 409, 413, 422) },
-        },
-      },
+      inventoryDoc(
+        `Upload the offline queue (up to ${MAX_OPS_PER_BATCH} operations, 4 MB) and pull the ` +
+          `changes since \`since\` in one round trip; one result per operation. ${WHO}`,
+        { body: SyncBody, response: { 200: SyncAnswer, ...errors(400, 413, 422) } },
+        { bodyLimit: SYNC_BODY_LIMIT },
+      ),
       (request) => offline.apply(callerOf(request), request.body),
     );
   };

@@ -1,7 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
-import { errors } from '#src/http/schemas.js';
-import { common, WHO } from '#src/inventory/inventory.schemas.js';
+import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import type { SummaryService } from './summary.service.js';
 
 /** /api/inventory/summary: registered inside inventoryRoutes. */
@@ -9,13 +8,10 @@ export function summaryRoutes(summary: SummaryService): FastifyPluginAsyncTypebo
   return async (app) => {
     app.get(
       '/api/inventory/summary',
-      {
-        schema: {
-          ...common,
-          summary: `Supply figures: value, kcal, days of supply, expired and expiring items. ${WHO}`,
-          response: { 200: Type.Ref('InventorySummary'), ...errors(401, 409) },
-        },
-      },
+      inventoryDoc(
+        `Supply figures: value, kcal, days of supply, expired and expiring items. ${WHO}`,
+        { response: { 200: Type.Ref('InventorySummary') } },
+      ),
       (request) => summary.summary(callerOf(request)),
     );
   };

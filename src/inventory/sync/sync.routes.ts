@@ -1,7 +1,9 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Routes } from '#src/http/route-docs.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
-import { common, WHO } from '#src/inventory/inventory.schemas.js';
+import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import { yieldToLoop } from '#src/db/prepared.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '#src/inventory/inventory.limits.js';
 import type { ReplaceService } from './replace.service.js';
@@ -23,28 +25,25 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /** /api/inventory and /api/inventory/changes: registered inside inventoryRoutes. */
-export function syncRoutes(deps: {
-  sync: SyncService;
-  replace: ReplaceService;
-}): FastifyPluginAsyncTypebox {
-  const { sync, replace } = deps;
-  return async (app) => {
+export const syncRoutes: Routes<{ sync: SyncService; replace: ReplaceService }> =
+  ({ sync, replace }) =>
+  async (app) => {
     app.get(
       '/api/inventory',
-      {
-        // the cache holds the gzip bytes: compressing them again would be wasted
-        compress: false,
-        schema: {
-          ...common,
-          summary: `Full snapshot of the inventory; \`ETag\` names its revision, \`If-None-Match\` with it answers 304. ${WHO}`,
+      inventoryDoc(
+        `Full snapshot of the inventory; \`ETag\` names its revision, \`If-None-Match\` with it answers 304. ${WHO}`,
+        {
           headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
           response: {
             200: Type.Ref('InventorySnapshot'),
             304: Type.Null({ description: 'not modified: the client has this revision' }),
-            ...errors(401, 409),
           },
         },
-      },
+        {
+          // the cache holds the gzip bytes: compressing them again would be wasted
+          compress: false,
+        },
+      ),
       async (request, reply) => {
         const answer = await sync.snapshotBytes(
           callerOf(request),
@@ -63,24 +62,25 @@ export function syncRoutes(deps: {
 
     app.put(
       '/api/inventory',
-      {
-        bodyLimit: REPLACE_BODY_LIMIT,
-        // refused before the (much costlier) validation of every item
-        preValidation: async (request) => {
-          const items = (request.body as { items?: unknown } | null)?.items;
-          if (Array.isArray(items) && items.length > MAX_ITEMS_PER_INVENTORY) {
-            throw inventoryFull(items.length);
-          }
-          // parsing and validating a large body are two blocks of the loop: not one after the other
-          if (Array.isArray(items) && items.length > 1000) await yieldToLoop();
-        },
-        schema: {
-          ...common,
-          summary: `Replace the whole inventory with the body (up to 16 MB, ${MAX_ITEMS_PER_INVENTORY} items). ${WHO}`,
+      inventoryDoc(
+        `Replace the whole inventory with the body (up to 16 MB, ${MAX_ITEMS_PER_INVENTORY} items). ${WHO}`,
+        {
           body: ReplaceInput,
-          response: { 200: Type.Ref('InventorySnapshot'), ...errors(400, 401, 409, 413, 422) },
+          response: { 200: Type.Ref('InventorySnapshot'), ...errors(400, 413, 422) },
         },
-      },
+        {
+          bodyLimit: REPLACE_BODY_LIMIT,
+          // refused before the (much costlier) validation of every item
+          preValidation: async (request: FastifyRequest) => {
+            const items = (request.body as { items?: unknown } | null)?.items;
+            if (Array.isArray(items) && items.length > MAX_ITEMS_PER_INVENTORY) {
+              throw inventoryFull(items.length);
+            }
+            // parsing and validating a large body are two blocks of the loop: not one after the other
+            if (Array.isArray(items) && items.length > 1000) await yieldToLoop();
+          },
+        },
+      ),
       async (request, reply) => {
         const snapshot = await replace.replaceAll(callerOf(request), request.body);
         const bytes = await sync.remember(snapshot);
@@ -91,22 +91,18 @@ export function syncRoutes(deps: {
 
     app.get(
       '/api/inventory/changes',
-      {
-        schema: {
-          ...common,
-          summary: `Delta sync: everything changed after revision \`since\`. ${WHO}`,
-          querystring: Type.Object(
-            {
-              since: Type.Integer({ minimum: 0, description: 'the revision the client has' }),
-              inventoryId: Type.Optional(
-                Type.String({ description: 'the inventory the client synced; 410 if changed' }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-          response: { 200: Type.Ref('InventoryChanges'), ...errors(400, 401, 409, 410) },
-        },
-      },
+      inventoryDoc(`Delta sync: everything changed after revision \`since\`. ${WHO}`, {
+        querystring: Type.Object(
+          {
+            since: Type.Integer({ minimum: 0, description: 'the revision the client has' }),
+            inventoryId: Type.Optional(
+              Type.String({ description: 'the inventory the client synced; 410 if changed' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref('InventoryChanges'), ...errors(400, 410) },
+      }),
       async (request, reply) => {
         const { since, inventoryId } = request.query;
         const json = await sync.changesBytes(callerOf(request), since, inventoryId);
@@ -114,4 +110,3 @@ export function syncRoutes(deps: {
       },
     );
   };
-}

@@ -3,7 +3,7 @@ import { create as contentDisposition } from 'content-disposition';
 import { callerOf } from '#src/http/auth.js';
 import { FILE_HEADERS } from '#src/http/security-headers.js';
 import { errors, refTo } from '#src/http/schemas.js';
-import { common, WHO } from '#src/inventory/inventory.schemas.js';
+import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import { decodeCsvBody } from './transfer.csv.js';
 import {
   ExportQuery,
@@ -32,21 +32,22 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
 
     app.get(
       '/api/inventory/export',
-      {
-        helmet: FILE_HEADERS, // nosniff and a sandbox, as every download
-        schema: {
-          ...common,
-          summary:
-            `Download every item with its category and location names: format=csv (default; ` +
-            `UTF-8 with BOM, CRLF, for spreadsheets) or json. ${WHO}`,
+      inventoryDoc(
+        `Download every item with its category and location names: format=csv (default; ` +
+          `UTF-8 with BOM, CRLF, for spreadsheets) or json. ${WHO}`,
+        {
           querystring: ExportQuery,
           produces: ['text/csv', 'application/json'],
           response: {
             200: Type.Unknown({ description: 'the file (Content-Disposition: attachment)' }),
-            ...errors(400, 401, 409),
+            ...errors(400),
           },
         },
-      },
+        {
+          // nosniff and a sandbox, as every download
+          helmet: FILE_HEADERS,
+        },
+      ),
       async (request, reply) => {
         const format = request.query.format ?? 'csv';
         const { fileName, ...data } = await transfer.exportItems(callerOf(request), format);
@@ -62,20 +63,18 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
 
     app.post(
       '/api/inventory/import',
-      {
-        bodyLimit: IMPORT_BODY_LIMIT,
-        schema: {
-          ...common,
-          summary:
-            `Import items from CSV (text/csv) or JSON (an export, or Grocy's /api/stock): a dry ` +
-            `run unless apply=true, which writes it all in one change; any refused row is 400 ` +
-            `with each row's line and reason, and nothing is written. ${WHO}`,
+      inventoryDoc(
+        `Import items from CSV (text/csv) or JSON (an export, or Grocy's /api/stock): a dry ` +
+          `run unless apply=true, which writes it all in one change; any refused row is 400 ` +
+          `with each row's line and reason, and nothing is written. ${WHO}`,
+        {
           consumes: ['text/csv', 'application/json'],
           querystring: ImportQuery,
           body: Type.Unknown({ description: 'CSV text or JSON, at most 4 MB' }),
-          response: { 200: refTo(ImportResultSchema), ...errors(400, 401, 409, 413, 415) },
+          response: { 200: refTo(ImportResultSchema), ...errors(400, 413, 415) },
         },
-      },
+        { bodyLimit: IMPORT_BODY_LIMIT },
+      ),
       (request) => {
         const body: ImportBody =
           typeof request.body === 'string'

@@ -3,15 +3,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { MAX_DESCRIPTION } from '#src/resources/resources.rules.js';
 import { CHAPTER_PREFIX_BYTES, stripTags, TEXT_SAMPLE_CHARS, textOfHtml } from './text.js';
 import { CorruptArchiveError, openZip, type ZipEntryInfo, type ZipReader } from './zip-reader.js';
-import {
-  calendarDate,
-  cleanText,
-  emptyMetadata,
-  languageCode,
-  splitKeywords,
-  UnreadableFileError,
-  type ExtractedMetadata,
-} from './types.js';
+import { calendarDate, cleanText, languageCode, splitKeywords } from './fields.js';
+import { emptyMetadata, UnreadableFileError, type ExtractedMetadata } from './types.js';
 
 /** container.xml and the OPF: metadata files, a few kB in real books. */
 const MAX_XML_BYTES = 2 * 1024 * 1024;

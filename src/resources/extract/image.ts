@@ -9,14 +9,8 @@ import {
 } from './image-containers.js';
 import { MAX_IMAGE_CHUNKS } from './image-limits.js';
 import { findXmpPacket, parseXmp, rdfValues } from './xmp.js';
-import {
-  calendarDate,
-  cleanText,
-  emptyMetadata,
-  splitKeywords,
-  UnreadableFileError,
-  type ExtractedMetadata,
-} from './types.js';
+import { calendarDate, cleanText, splitKeywords } from './fields.js';
+import { emptyMetadata, UnreadableFileError, type ExtractedMetadata } from './types.js';
 
 export type ImageFormat = 'jpg' | 'png' | 'webp' | 'gif';
 

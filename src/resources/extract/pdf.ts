@@ -2,15 +2,8 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  calendarDate,
-  cleanText,
-  emptyMetadata,
-  languageCode,
-  splitKeywords,
-  UnreadableFileError,
-  type ExtractedMetadata,
-} from './types.js';
+import { calendarDate, cleanText, languageCode, splitKeywords } from './fields.js';
+import { emptyMetadata, UnreadableFileError, type ExtractedMetadata } from './types.js';
 import { TEXT_SAMPLE_CHARS } from './text.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { calendarDate, cleanText, languageCode, splitKeywords } from './types.js';
+import { calendarDate, cleanText, languageCode, splitKeywords } from './fields.js';
 
 export interface XmpFields {
   title: string | null;

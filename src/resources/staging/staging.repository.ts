@@ -1,15 +1,11 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow } from '#src/db/rows.js';
 import type { StagedFilesTable } from '#src/db/types.js';
 
 export type StagedRow = StagedFilesTable;
 
 export function findStaged(db: Executor, adminId: string, filename: string) {
-  return db
-    .selectFrom('staged_files')
-    .selectAll()
-    .where('admin_id', '=', adminId)
-    .where('filename', '=', filename)
-    .executeTakeFirst();
+  return findRow(db, 'staged_files', { admin_id: adminId, filename });
 }
 
 export async function insertStaged(db: Executor, row: StagedRow): Promise<void> {

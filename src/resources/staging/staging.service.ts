@@ -15,12 +15,8 @@ import { AnalysisStoppedError, type AnalysisPool } from '#src/resources/analysis
 import { contentMatches } from '#src/resources/resources.formats.js';
 import { unsupportedFormat } from '#src/resources/resources.rules.js';
 import type { AnalyzedResource } from '#src/resources/resources.schemas.js';
-import {
-  removeQuietly,
-  TEMP_PREFIX,
-  type Storage,
-  type Upload,
-} from '#src/resources/resources.storage.js';
+import { removeQuietly, type Storage, type Upload } from '#src/resources/resources.storage.js';
+import { TEMP_PREFIX } from '#src/storage/metered-write.js';
 import * as repo from './staging.repository.js';
 
 export const STAGING_TTL_MS = 24 * 3600 * 1000;
