@@ -7,10 +7,10 @@ export const ITEM_CACHE_SIZE = 10_000;
  * The items this instance last read or wrote with the one-statement PATCH (PostgreSQL), so a
  * PATCH of an item it knows needs no read before its write: one statement per PATCH. A row here
  * may be stale (another instance, or another kind of write, changed the item since): it is only
- * ever used for a write, which the statement makes only if the item is still exactly as
- * remembered (same revision and merge state; every write of an item changes its revision), so a
- * stale row costs a refused statement, after which the item is read again. An answer that
- * writes nothing (the same content, 409 stale_update) always comes from a fresh read.
+ * ever used for a write, which the statement makes only if the stored item is still exactly the
+ * remembered row (every column, its revision included), so a stale row costs a refused
+ * statement, after which the item is read again. An answer that writes nothing (the same
+ * content, 409 stale_update) always comes from a fresh read.
  */
 export function createItemCache(size = ITEM_CACHE_SIZE) {
   const rows = new Map<string, ItemsStateTable>();

@@ -18,7 +18,7 @@ const SET = {
 } as const satisfies Partial<Record<keyof ItemsStateTable, string>>;
 const SET_COLUMNS = Object.keys(SET) as (keyof typeof SET)[];
 
-/** One write of a batch: the item as read (its revision and merge state) and the row to store. */
+/** One write of a batch: the item as read (or remembered) and the row to store over it. */
 export interface CasWrite {
   read: ItemsStateTable;
   row: ItemsStateTable;
@@ -28,8 +28,9 @@ export interface CasWrite {
 
 /**
  * PostgreSQL only: one statement (autocommit, so atomic on its own) that writes several items of
- * one inventory, each only if it is still as read (same revision and merge state: every write
- * that changes an item changes one of them). It locks the inventory's row first (`inv`), then
+ * one inventory, each only if it is still exactly as read (every column: the revision alone
+ * would do while revisions only grow, but a remembered row, items.cache.ts, must not be taken for
+ * another one after a restore moved them back). It locks the inventory's row first (`inv`), then
  * the items still as read (`hit`, FOR UPDATE); those get the next revisions in the order given,
  * one each, as if written one after the other; the inventory's revision is bumped by their
  * number and each gets its change-log row.
@@ -47,13 +48,15 @@ const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
   `with "inv" as (select "revision" from "inventories" where "id" = ? for update),
   "t" as (
     select * from json_to_recordset(?::json) as "t"("ord" integer, "id" text,
-      "read_revision" bigint, "read_state" text, "changed_at" bigint,
-      ${SET_COLUMNS.map((c) => `"${c}" ${SET[c]}`).join(', ')})
+      "read_revision" bigint, "changed_at" bigint,
+      ${SET_COLUMNS.map((c) => `"${c}" ${SET[c]}, "read_${c}" ${SET[c]}`).join(', ')})
   ),
   "hit" as (
     select "t"."ord", "t"."id", "t"."changed_at" from "items" join "t" on "items"."id" = "t"."id"
     where "items"."inventory_id" = ? and "items"."revision" = "t"."read_revision"
-      and "items"."merge_state" = "t"."read_state" and exists (select 1 from "inv")
+      and (${SET_COLUMNS.map((c) => `"items"."${c}"`).join(', ')})
+        is not distinct from (${SET_COLUMNS.map((c) => `"t"."read_${c}"`).join(', ')})
+      and exists (select 1 from "inv")
     for update of "items"
   ),
   "num" as (
@@ -93,10 +96,12 @@ export async function casUpdateItems(
       ord,
       id: read.id,
       read_revision: Number(read.revision),
-      read_state: read.merge_state,
       changed_at: changedAt,
     };
-    for (const c of SET_COLUMNS) record[c] = row[c];
+    for (const c of SET_COLUMNS) {
+      record[c] = row[c];
+      record[`read_${c}`] = read[c];
+    }
     return record;
   });
   const rows = await casBatch.all(db, [
