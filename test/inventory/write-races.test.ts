@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findItemStates } from '#src/inventory/items/items.repository.js';
-import { casUpdateItem } from '#src/inventory/items/items.cas.repository.js';
+import { casUpdateItems } from '#src/inventory/items/items.cas.repository.js';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, seedBasics } from './helpers.js';
@@ -106,16 +106,21 @@ describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
         200,
       );
       const before = await revisionNow();
-      expect(await casUpdateItem(db(), read!, { ...read!, notes: 'second' }, 123)).toBeNull();
+      const second = (row: typeof read) => ({ read: row!, row: { ...row!, notes: 'second' } });
+      const cas = (...writes: ReturnType<typeof second>[]) =>
+        casUpdateItems(
+          db(),
+          inventoryId,
+          writes.map((w) => ({ ...w, changedAt: 123 })),
+        );
+      expect(await cas(second(read))).toEqual([null]);
       expect(await revisionNow()).toBe(before);
       expect(await changesAfter(before)).toEqual([]);
       expect((await api('GET', '/api/inventory/items/item-3')).body.notes).toBe('first');
 
       // as read again, it writes: the item, the bumped revision and one change-log row
       const [fresh] = await findItemStates(db(), inventoryId, ['item-3']);
-      expect(await casUpdateItem(db(), fresh!, { ...fresh!, notes: 'second' }, 123)).toBe(
-        before + 1,
-      );
+      expect(await cas(second(fresh))).toEqual([before + 1]);
       expect((await api('GET', '/api/inventory/items/item-3')).body).toMatchObject({
         notes: 'second',
         revision: before + 1,
@@ -125,4 +130,71 @@ describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
       ).toEqual([[before + 1, 'item', 'item-3']]);
     },
   );
+
+  it.runIf(dialect === 'postgres')(
+    'one statement writes several items of an inventory, numbered in order, a stale one left out (PostgreSQL only)',
+    async () => {
+      const inventoryId = anna.inventoryId!;
+      const [stale] = await findItemStates(db(), inventoryId, ['item-4']);
+      expect((await api('PATCH', '/api/inventory/items/item-4', { notes: 'moved' })).status).toBe(
+        200,
+      );
+      const before = await revisionNow();
+      const read = async (id: string) => (await findItemStates(db(), inventoryId, [id]))[0]!;
+      const writes = [await read('item-0'), stale!, await read('item-3')].map((row, i) => ({
+        read: row,
+        row: { ...row, notes: `batch ${i}` },
+        changedAt: 456,
+      }));
+      expect(await casUpdateItems(db(), inventoryId, writes)).toEqual([
+        before + 1,
+        null,
+        before + 2,
+      ]);
+      expect(await revisionNow()).toBe(before + 2);
+      expect(
+        (await changesAfter(before)).map((r) => [Number(r.revision), r.entity, r.entity_id]),
+      ).toEqual([
+        [before + 1, 'item', 'item-0'],
+        [before + 2, 'item', 'item-3'],
+      ]);
+      const items = (await api('GET', '/api/inventory')).body.items as {
+        id: string;
+        notes: string;
+        revision: number;
+      }[];
+      const byId = (id: string) => items.find((item) => item.id === id);
+      expect(byId('item-0')).toMatchObject({ notes: 'batch 0', revision: before + 1 });
+      expect(byId('item-4')).toMatchObject({ notes: 'moved' });
+      expect(byId('item-3')).toMatchObject({ notes: 'batch 2', revision: before + 2 });
+    },
+  );
+
+  // the one-statement PATCH remembers the items it wrote; another kind of write in between
+  // (here a PUT, by the locking transaction) must not make a later PATCH merge over the old row
+  it('a PATCH after a PUT of the same item merges over the PUT, and is 409 when older', async () => {
+    const first = itemBody({ lastUpdated: 1_000 });
+    expect((await api('PUT', '/api/inventory/items/item-8', first)).status).toBe(201);
+    const patch = (body: object) => api('PATCH', '/api/inventory/items/item-8', body);
+    expect((await patch({ quantity: 11, lastUpdated: 2_000 })).status).toBe(200);
+    const put = itemBody({ name: 'Barley', quantity: 12, lastUpdated: 3_000 });
+    expect((await api('PUT', '/api/inventory/items/item-8', put)).status).toBe(200);
+    const before = await revisionNow();
+
+    const stale = await patch({ notes: 'too old', lastUpdated: 2_500 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.item).toMatchObject({ name: 'Barley', quantity: 12, lastUpdated: 3_000 });
+
+    const fresh = await patch({ notes: 'after the PUT', lastUpdated: 3_500 });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toMatchObject({
+      name: 'Barley',
+      quantity: 12,
+      notes: 'after the PUT',
+      lastUpdated: 3_500,
+      revision: before + 1,
+    });
+    expect((await api('GET', '/api/inventory/items/item-8')).body).toEqual(fresh.body);
+    expect((await changesAfter(before)).map((r) => Number(r.revision))).toEqual([before + 1]);
+  });
 });

@@ -1,63 +1,118 @@
-import { Prepared } from '#src/db/prepared.js';
 import type { Executor } from '#src/db/executor.js';
 import type { ItemsStateTable } from '#src/db/types.js';
-import { STATE_COLUMNS } from './items.repository.js';
+import { NamedStatement } from './items.named.js';
 
-/** The columns a write of one item sets (its keys stay; its revision is the bumped one). */
-const SET = STATE_COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id' && c !== 'revision');
+/** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
+const SET = {
+  name: 'text',
+  category_id: 'integer',
+  location_id: 'integer',
+  quantity: 'double precision',
+  unit: 'text',
+  unit_price: 'double precision',
+  kcal_per_kg: 'integer',
+  expiry_date: 'text',
+  notes: 'text',
+  last_updated: 'bigint',
+  merge_state: 'text',
+} as const satisfies Partial<Record<keyof ItemsStateTable, string>>;
+const SET_COLUMNS = Object.keys(SET) as (keyof typeof SET)[];
+
+/** One write of a batch: the item as read (or remembered) and the row to store over it. */
+export interface CasWrite {
+  read: ItemsStateTable;
+  row: ItemsStateTable;
+  /** the write's time, for its change-log row */
+  changedAt: number;
+}
 
 /**
- * PostgreSQL only: one statement (autocommit, so atomic on its own) that locks the inventory's
- * row, updates the item only if it is still as read (same revision and merge state: every write
- * that changes an item changes one of them), bumps the inventory's revision and logs the change.
- * Locking the inventory first keeps the change log gapless, as the transaction path does: a
- * waiting statement reads the revision its predecessor committed (FOR UPDATE in READ COMMITTED),
- * and an item changed meanwhile no longer matches (its UPDATE re-checks the newest row).
+ * PostgreSQL only: one statement (autocommit, so atomic on its own) that writes several items of
+ * one inventory, each only if it is still exactly as read (every column: the revision alone
+ * would do while revisions only grow, but a remembered row, items.cache.ts, must not be taken for
+ * another one after a restore moved them back). It locks the inventory's row first (`inv`), then
+ * the items still as read (`hit`, FOR UPDATE); those get the next revisions in the order given,
+ * one each, as if written one after the other; the inventory's revision is bumped by their
+ * number and each gets its change-log row.
+ *
+ * Why this is safe: the inventory's row is locked before any item (`exists (select 1 from "inv")`
+ * is a one-time filter of `hit`, evaluated before its scan), as the locking transaction does, so
+ * no two writers of an inventory ever wait on each other in opposite orders. A statement that
+ * waited for the lock reads the revision its predecessor committed (FOR UPDATE in READ COMMITTED
+ * re-reads the newest row), and an item changed meanwhile is re-checked on its newest version, so
+ * it no longer matches. The lock is held until the commit: the change log stays gapless and in
+ * commit order.
  */
-const casUpdate = new Prepared<{ revision: number | string }>(
+const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
+  'larder_items_cas',
   `with "inv" as (select "revision" from "inventories" where "id" = ? for update),
-  "item" as (
-    update "items" set ${SET.map((c) => `"${c}" = ?`).join(', ')},
-      "revision" = (select "revision" + 1 from "inv")
-    where "inventory_id" = ? and "id" = ? and "revision" = ? and "merge_state" = ?
+  "t" as (
+    select * from json_to_recordset(?::json) as "t"("ord" integer, "id" text,
+      "read_revision" bigint, "changed_at" bigint,
+      ${SET_COLUMNS.map((c) => `"${c}" ${SET[c]}, "read_${c}" ${SET[c]}`).join(', ')})
+  ),
+  "hit" as (
+    select "t"."ord", "t"."id", "t"."changed_at" from "items" join "t" on "items"."id" = "t"."id"
+    where "items"."inventory_id" = ? and "items"."revision" = "t"."read_revision"
+      and (${SET_COLUMNS.map((c) => `"items"."${c}"`).join(', ')})
+        is not distinct from (${SET_COLUMNS.map((c) => `"t"."read_${c}"`).join(', ')})
       and exists (select 1 from "inv")
-    returning "revision"
+    for update of "items"
+  ),
+  "num" as (
+    select "ord", "id", "changed_at", (select "revision" from "inv") + row_number() over (order by "ord") as "revision"
+    from "hit"
+  ),
+  "item" as (
+    update "items" set ${SET_COLUMNS.map((c) => `"${c}" = "t"."${c}"`).join(', ')},
+      "revision" = "num"."revision"
+    from "num" join "t" on "t"."ord" = "num"."ord"
+    where "items"."inventory_id" = ? and "items"."id" = "num"."id"
   ),
   "bump" as (
-    update "inventories" set "revision" = "revision" + 1
-    where "id" = ? and exists (select 1 from "item")
-    returning "revision"
+    update "inventories" set "revision" = "revision" + (select count(*) from "num")
+    where "id" = ? and exists (select 1 from "num")
   ),
   "log" as (
     insert into "change_log" ("inventory_id", "revision", "entity", "entity_id", "op", "changed_at")
-    select ?, "revision", 'item', ?, 'upsert', ? from "bump"
+    select ?, "revision", 'item', "id", 'upsert', "changed_at" from "num" order by "revision"
   )
-  select "revision" from "bump"`,
+  select "ord", "revision" from "num"`,
 );
 
 /**
- * Writes `row` over the stored item `read` (PostgreSQL), bumping the revision and logging one
- * item upsert at `changedAt`; returns the new revision, or null when the stored item (or the
- * inventory) is no longer as read.
+ * Writes each `row` over its stored item `read` (PostgreSQL; every write of one inventory, at
+ * most one per item), bumping the revision once per item written and logging one item upsert at
+ * its `changedAt` each; returns the new revision of each write, in order, or null for one whose item
+ * (or inventory) was no longer as read.
  */
-export async function casUpdateItem(
+export async function casUpdateItems(
   db: Executor,
-  read: ItemsStateTable,
-  row: ItemsStateTable,
-  changedAt: number,
-): Promise<number | null> {
-  const inventoryId = read.inventory_id;
-  const found = await casUpdate.first(db, [
+  inventoryId: string,
+  writes: readonly CasWrite[],
+): Promise<(number | null)[]> {
+  const input = writes.map(({ read, row, changedAt }, ord) => {
+    const record: Record<string, unknown> = {
+      ord,
+      id: read.id,
+      read_revision: Number(read.revision),
+      changed_at: changedAt,
+    };
+    for (const c of SET_COLUMNS) {
+      record[c] = row[c];
+      record[`read_${c}`] = read[c];
+    }
+    return record;
+  });
+  const rows = await casBatch.all(db, [
     inventoryId,
-    ...SET.map((c) => row[c]),
-    inventoryId,
-    read.id,
-    read.revision,
-    read.merge_state,
+    JSON.stringify(input),
     inventoryId,
     inventoryId,
-    read.id,
-    changedAt,
+    inventoryId,
+    inventoryId,
   ]);
-  return found ? Number(found.revision) : null;
+  const revisions: (number | null)[] = writes.map(() => null);
+  for (const { ord, revision } of rows) revisions[ord] = Number(revision);
+  return revisions;
 }

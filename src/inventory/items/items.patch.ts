@@ -10,8 +10,9 @@ import {
 } from '#src/inventory/inventory.mapper.js';
 import type { Attempt, Moment } from '#src/inventory/inventory.mutate.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
-import { casUpdateItem } from './items.cas.repository.js';
+import { createCasBatcher, type CasBatcher } from './items.cas.batch.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
+import { createItemCache, type ItemCache } from './items.cache.js';
 import { findItemStates } from './items.repository.js';
 import { itemOf, rowOf, stateOf } from './items.writer.js';
 
@@ -75,22 +76,63 @@ export function planPatch(existing: ItemsTable, patch: ItemPatch, moment: Moment
   return { fields, lastUpdated, sent };
 }
 
+/** What the one-statement PATCH keeps between requests: its batches and the items it knows. */
+export interface CasWriter {
+  write: CasBatcher;
+  cache: ItemCache;
+}
+
+export function createCasWriter(db: Executor): CasWriter {
+  return { write: createCasBatcher(db), cache: createItemCache() };
+}
+
 /**
- * One attempt of a PATCH outside any transaction (PostgreSQL): reads the item, merges in JS and
- * returns the one statement that writes it if the item is still as read. The rarer cases go to
- * the locking transaction: no such item (or inventory), a new category or location to check, a
- * write that changes only the merge state.
+ * One attempt of a PATCH outside any transaction (PostgreSQL): takes the item as this instance
+ * last wrote or read it (items.cache.ts), else reads it, merges in JS and returns the one
+ * statement that writes it if the item is still as read (with the other writes of the
+ * inventory waiting then: items.cas.batch.ts). The rarer cases go to the locking transaction:
+ * no such item (or inventory), a new category or location to check, a write that changes only
+ * the merge state.
  */
 export async function patchAttempt(
   db: Executor,
+  { write, cache }: CasWriter,
   inventoryId: string,
   id: string,
   patch: ItemPatch,
   moment: Moment,
 ): Promise<Attempt<Item>> {
+  const known = cache.get(inventoryId, id);
+  if (known) {
+    // only a write is taken from a remembered row (the statement checks it is still stored)
+    const attempt = attemptOver(write, cache, known, patch, moment, true);
+    if (attempt !== null && 'write' in attempt) return attempt;
+  }
   const [existing] = await findItemStates(db, inventoryId, [id]);
   if (!existing) return null;
-  const plan = planPatch(existing, patch, moment);
+  cache.set(existing);
+  return attemptOver(write, cache, existing, patch, moment, false);
+}
+
+/**
+ * The attempt of a PATCH over the stored row `existing` (see patchAttempt); `remembered`: the
+ * row comes from the cache, and a 409 is not decided on it (null: read the item).
+ */
+function attemptOver(
+  write: CasBatcher,
+  cache: ItemCache,
+  existing: ItemsStateTable,
+  patch: ItemPatch,
+  moment: Moment,
+  remembered: boolean,
+): Attempt<Item> {
+  let plan: PatchPlan;
+  try {
+    plan = planPatch(existing, patch, moment);
+  } catch (error) {
+    if (remembered) return null;
+    throw error;
+  }
   if ('unchanged' in plan) return { done: plan.unchanged };
   const { fields, lastUpdated, sent } = plan;
   if (
@@ -111,9 +153,19 @@ export async function patchAttempt(
   if (sameOnTheWire(stored, state)) {
     return encodeState(state) === existing.merge_state ? { done: toItem(existing) } : null;
   }
+  const { inventory_id: inventoryId, id } = existing;
   const row: ItemsStateTable = rowOf(inventoryId, id, state, 0);
   return {
-    write: () => casUpdateItem(db, existing, row, moment.now),
+    write: async () => {
+      const revision = await write(inventoryId, {
+        read: existing,
+        row,
+        changedAt: moment.now,
+      });
+      if (revision === null) cache.forget(existing);
+      else cache.set({ ...row, revision });
+      return revision;
+    },
     result: (revision) => itemOf(id, state, revision),
   };
 }

@@ -14,7 +14,7 @@ import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js
 import { readConsistently } from '#src/inventory/inventory.repository.js';
 import { namedExist } from '#src/inventory/named/named.repository.js';
 import { openItems, type OpenItems } from './items.writer.js';
-import { patchAttempt, planPatch, restWrite, staleUpdate } from './items.patch.js';
+import { createCasWriter, patchAttempt, planPatch, restWrite, staleUpdate } from './items.patch.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
 import * as repo from './items.repository.js';
 
@@ -101,6 +101,7 @@ function checkPathId(bodyId: string | undefined, pathId: string): void {
 /** Items: client-chosen ids, last-writer-wins guarded by lastUpdated, safe to retry. */
 export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
   const { db, mutate } = deps;
+  const cas = createCasWriter(db);
   return {
     async list(caller: Caller): Promise<Item[]> {
       const inventoryId = inventoryOf(caller);
@@ -186,7 +187,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
       const inventoryId = inventoryOf(caller);
       return mutate.optimistic(
         inventoryId,
-        (moment) => patchAttempt(db, inventoryId, id, patch, moment),
+        (moment) => patchAttempt(db, cas, inventoryId, id, patch, moment),
         async (ctx) => {
           const items = await openItems(ctx, [id]);
           const existing = items.storedRow(id);
