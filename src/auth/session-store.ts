@@ -14,6 +14,13 @@ export interface CachedSession {
   lastUsedAt: number;
 }
 
+/** A user and session read fresh with more (AuthService.authenticateReading): null, no session. */
+export interface ReadForAuth<T> {
+  user: Account | undefined;
+  session: CachedSession | null;
+  extra: T;
+}
+
 interface Entry<T> {
   value: T;
   loadedAt: number;

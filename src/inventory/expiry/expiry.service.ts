@@ -119,6 +119,22 @@ export function createExpiryService(deps: {
     return claimed;
   }
 
+  /** The day's digest for a member, unless it is empty or they got it already (then null). */
+  async function claimDigest(
+    userId: string,
+    inventoryId: string,
+    digest: { day: string; payload: string; itemCount: number },
+  ): Promise<ExpiryDigest | null> {
+    if (digest.itemCount === 0) return null;
+    const first = await repo.claimMemberDelivery(db, {
+      inventory_id: inventoryId,
+      day: digest.day,
+      user_id: userId,
+      delivered_at: clock(),
+    });
+    return first ? (JSON.parse(digest.payload) as ExpiryDigest) : null;
+  }
+
   return {
     settingsOf,
 
@@ -185,15 +201,24 @@ export function createExpiryService(deps: {
     async digestFor(userId: string, inventoryId: string): Promise<ExpiryDigest | null> {
       const { day } = localTime(clock(), timeZone);
       const row = await repo.findDigest(db, inventoryId, day);
-      if (!row || Number(row.item_count) === 0) return null;
-      const first = await repo.claimMemberDelivery(db, {
-        inventory_id: inventoryId,
+      if (!row) return null;
+      return claimDigest(userId, inventoryId, {
         day,
-        user_id: userId,
-        delivered_at: clock(),
+        payload: row.payload,
+        itemCount: Number(row.item_count),
       });
-      return first ? (JSON.parse(row.payload) as ExpiryDigest) : null;
     },
+
+    /** As digestFor, with the day's digest row as a socket's connect read it (null: none). */
+    digestAsRead: (
+      userId: string,
+      inventoryId: string,
+      read: { day: string; payload: string; itemCount: number; delivered: boolean } | null,
+    ): Promise<ExpiryDigest | null> =>
+      read && !read.delivered ? claimDigest(userId, inventoryId, read) : Promise.resolve(null),
+
+    /** Today (YYYY-MM-DD) in the server's time zone. */
+    today: () => localTime(clock(), timeZone).day,
 
     memberIds: inventories.memberIds,
   };
