@@ -97,6 +97,10 @@ export function createSessionStore(deps: {
     return value;
   }
 
+  // every socket of a reconnect storm (sessions last used over a minute ago) touches its session:
+  // one UPDATE each was a commit each, on PostgreSQL a WAL flush per connect
+  const touches = createTouchBatches((ids, now) => repo.touchSessions(db, ids, now));
+
   return {
     user: (userId: string, load: () => Promise<Account | undefined>) => cached(users, userId, load),
     session: (sessionId: string) =>
@@ -104,12 +108,17 @@ export function createSessionStore(deps: {
         const row = await repo.findSession(db, sessionId);
         return row ? { userId: row.user_id, lastUsedAt: row.last_used_at } : null;
       }),
-    /** Records a use of the session (at most about once a minute per session). */
+    /**
+     * Records a use of the session (at most about once a minute per session). Without an address
+     * (a request's token check), the uses asked for while one statement is on its way, or in the
+     * same turn of the event loop, are written together by the next.
+     */
     async touch(sessionId: string, address: string | null): Promise<void> {
       const now = clock();
-      await repo.touchSession(db, sessionId, now, address);
+      if (address === null) await touches.add(sessionId, now);
+      else await repo.touchSession(db, sessionId, now, address);
       const hit = sessions.get(sessionId);
-      if (hit?.value) hit.value.lastUsedAt = now;
+      if (hit?.value) hit.value.lastUsedAt = Math.max(hit.value.lastUsedAt, now);
     },
     /**
      * Deletes every session of the user but `exceptSessionId`, in the caller's transaction. After
@@ -124,3 +133,30 @@ export function createSessionStore(deps: {
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>;
+
+/**
+ * Writes queued uses of sessions: one batch at a time, the next collecting what is asked for
+ * meanwhile (and at least one turn of the event loop); each caller waits for its own batch.
+ */
+function createTouchBatches(write: (ids: string[], now: number) => Promise<void>) {
+  let queued: { ids: Set<string>; now: number; written: Promise<void> } | null = null;
+  let writing: Promise<void> = Promise.resolve();
+  return {
+    add(sessionId: string, now: number): Promise<void> {
+      if (!queued) {
+        const batch = { ids: new Set<string>(), now, written: Promise.resolve() };
+        batch.written = writing
+          .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+          .then(() => {
+            if (queued === batch) queued = null;
+            return write([...batch.ids], batch.now);
+          });
+        writing = batch.written.catch(() => {});
+        queued = batch;
+      }
+      queued.ids.add(sessionId);
+      queued.now = Math.max(queued.now, now);
+      return queued.written;
+    },
+  };
+}
