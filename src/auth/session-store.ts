@@ -110,8 +110,8 @@ export function createSessionStore(deps: {
       }),
     /**
      * Records a use of the session (at most about once a minute per session). Without an address
-     * (a request's token check), the uses asked for while one statement is on its way, or in the
-     * same turn of the event loop, are written together by the next.
+     * (a request's token check), the uses asked for while one statement is on its way or waits
+     * its turn (createTouchBatches) are written together by the next.
      */
     async touch(sessionId: string, address: string | null): Promise<void> {
       const now = clock();
@@ -134,23 +134,35 @@ export function createSessionStore(deps: {
 
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
+/** Touch statements are at least this far apart; a lone one goes at once. */
+const TOUCH_SPACING_MS = 50;
+
 /**
- * Writes queued uses of sessions: one batch at a time, the next collecting what is asked for
- * meanwhile (and at least one turn of the event loop); each caller waits for its own batch.
+ * Writes queued uses of sessions: one batch at a time, at most one every TOUCH_SPACING_MS, the
+ * next collecting what is asked for meanwhile; each caller waits for its own batch. On SQLite a
+ * touch's commit syncs the WAL (2.7 ms here, the event loop blocked meanwhile): in a connect storm
+ * whose sessions were all over a minute old, SQLite statements took 43 % of the server's CPU
+ * with touches a loop turn at a time, against 16 % in a storm of fresh sessions (no touches).
  */
 function createTouchBatches(write: (ids: string[], now: number) => Promise<void>) {
   let queued: { ids: Set<string>; now: number; written: Promise<void> } | null = null;
   let writing: Promise<void> = Promise.resolve();
+  let lastWriteAt = -Infinity;
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const waitMs = lastWriteAt + TOUCH_SPACING_MS - performance.now();
+      if (waitMs > 0) setTimeout(resolve, waitMs);
+      else setImmediate(resolve);
+    });
   return {
     add(sessionId: string, now: number): Promise<void> {
       if (!queued) {
         const batch = { ids: new Set<string>(), now, written: Promise.resolve() };
-        batch.written = writing
-          .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-          .then(() => {
-            if (queued === batch) queued = null;
-            return write([...batch.ids], batch.now);
-          });
+        batch.written = writing.then(pause).then(() => {
+          if (queued === batch) queued = null;
+          lastWriteAt = performance.now();
+          return write([...batch.ids], batch.now);
+        });
         writing = batch.written.catch(() => {});
         queued = batch;
       }
