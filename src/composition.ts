@@ -27,6 +27,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { createOutbound } from './outbound/outbound.js';
 import { createPushService, type PushService } from './push/push.service.js';
 import type { EventBus } from './realtime/bus.js';
+import { createConnectReader } from './realtime/connect.js';
 import { createSocketHub, type SocketHub } from './realtime/hub.js';
 import { createReleasesService, type ReleasesService } from './releases/releases.service.js';
 import { createVersionStore } from './releases/version.store.js';
@@ -151,6 +152,8 @@ export function createServices(deps: {
     log,
     clock,
     authenticate: auth.authenticate,
+    authenticateReading: auth.authenticateReading,
+    readConnect: createConnectReader({ db, today: () => expiry.today() }),
     memberIds: inventories.memberIds,
     revisionOf: inventory.revisionOf,
     socketsPerUser: config.socketsPerUser,

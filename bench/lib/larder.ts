@@ -20,6 +20,9 @@ export const USER_PASSWORD = 'bench-user-password';
 const START_TIMEOUT_MS = 120_000;
 const HEALTH_POLL_MS = 5;
 
+/** how long a profiled server may take to write its profile and exit */
+const PROFILE_EXIT_GRACE_MS = 60_000;
+
 /** Where one Larder keeps its data: a temp data dir, and its own schema on PostgreSQL. */
 export interface Store {
   dataDir: string;
@@ -94,7 +97,9 @@ export async function startLarder(store: Store, options: StartOptions): Promise<
   });
   fs.closeSync(log);
   const base = `http://127.0.0.1:${port}`;
-  const stop = () => stopProcess(child);
+  // a server under --cpu-prof writes its profile as it exits, which on a loaded machine can take
+  // longer than the usual grace: killed, it leaves none
+  const stop = () => stopProcess(child, options.profileDir ? PROFILE_EXIT_GRACE_MS : undefined);
   try {
     await waitForHealth(base, child);
   } catch (err) {

@@ -10,9 +10,10 @@ import * as repo from './auth.repository.js';
 import type { LoginResponse, SessionDto } from './auth.schemas.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { PasswordHasher } from './passwords.js';
-import type { SessionStore } from './session-store.js';
+import type { CachedSession, ReadForAuth, SessionStore } from './session-store.js';
 import * as sessionsRepo from './sessions.repository.js';
-import { hashRefreshToken, newRefreshToken, type AccessTokens } from './tokens.js';
+import { hashRefreshToken, newRefreshToken } from './tokens.js';
+import type { AccessTokens, VerifiedClaims } from './tokens.js';
 
 /** Who is calling: checked against the (cached) user and session on every request. */
 export interface AuthUser {
@@ -57,6 +58,30 @@ export function createAuthService(deps: {
   const { db, bus, users, hasher, tokens, throttle, sessions, clock } = deps;
   const invalid = () => unauthorized('Wrong username or password');
   const ended = () => unauthorized('Session has ended; sign in again');
+
+  const verified = async (accessToken: string, now: number): Promise<VerifiedClaims> =>
+    (await tokens.verifyFresh(accessToken, now)) ??
+    Promise.reject(unauthorized('Access token is invalid or has expired'));
+
+  /** The caller of a token whose user (of the token's version) was found; the session checked. */
+  async function admit(
+    claims: VerifiedClaims,
+    user: Account,
+    session: CachedSession | null,
+    now: number,
+  ): Promise<SignedInUser> {
+    if (!session || session.userId !== user.id) throw ended();
+    if (now - session.lastUsedAt >= TOUCH_EVERY_MS) await sessions.touch(claims.sessionId, null);
+    return {
+      id: user.id,
+      username: user.username,
+      isAdmin: user.isAdmin,
+      inventoryId: user.inventoryId,
+      sessionId: claims.sessionId,
+      tokenExpiresAt: claims.expiresAt,
+      tokenVersion: claims.tokenVersion,
+    };
+  }
 
   async function issue(trx: Executor, user: Account, sessionId: string): Promise<LoginResponse> {
     const now = clock();
@@ -186,22 +211,26 @@ export function createAuthService(deps: {
     /** Verifies an access token, that its user has the same token version and its session lives. */
     async authenticate(accessToken: string): Promise<SignedInUser> {
       const now = clock();
-      const claims = await tokens.verifyFresh(accessToken, now);
-      if (!claims) throw unauthorized('Access token is invalid or has expired');
+      const claims = await verified(accessToken, now);
       const user = await sessions.user(claims.userId, () => users.findById(claims.userId));
       if (!user || user.tokenVersion !== claims.tokenVersion) throw ended();
-      const session = await sessions.session(claims.sessionId);
-      if (!session || session.userId !== user.id) throw ended();
-      if (now - session.lastUsedAt >= TOUCH_EVERY_MS) await sessions.touch(claims.sessionId, null);
-      return {
-        id: user.id,
-        username: user.username,
-        isAdmin: user.isAdmin,
-        inventoryId: user.inventoryId,
-        sessionId: claims.sessionId,
-        tokenExpiresAt: claims.expiresAt,
-        tokenVersion: claims.tokenVersion,
-      };
+      return admit(claims, user, await sessions.session(claims.sessionId), now);
+    },
+
+    /**
+     * As authenticate, the user and session rows read by `read` (fresh, not from the cache) with
+     * whatever else it reads in the same query: a socket connect's one query
+     * (src/realtime/connect.ts). `extra` is what `read` returned besides the rows.
+     */
+    async authenticateReading<T>(
+      accessToken: string,
+      read: (claims: { userId: string; sessionId: string }) => Promise<ReadForAuth<T>>,
+    ): Promise<{ caller: SignedInUser; extra: T }> {
+      const now = clock();
+      const claims = await verified(accessToken, now);
+      const { user, session, extra } = await read(claims);
+      if (!user || user.tokenVersion !== claims.tokenVersion) throw ended();
+      return { caller: await admit(claims, user, session, now), extra };
     },
 
     /**

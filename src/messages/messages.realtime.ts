@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from '#src/realtime/bus.js';
+import type { ConnectHints } from '#src/realtime/connect.js';
 import type { ClientFrameOf, ServerFrame } from '#src/realtime/frames.js';
 import { createRateLimiter } from '#src/realtime/rate-limit.js';
 import { createBacklogMemory } from './backlog-memory.js';
@@ -13,7 +14,11 @@ export interface MessageSocketHub {
   sendToUser(userId: string, frame: ServerFrame): void;
   isOnline(userId: string): boolean;
   onConnect(
-    handler: (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>,
+    handler: (
+      user: AuthUser,
+      send: (frame: ServerFrame) => void,
+      hints?: ConnectHints,
+    ) => void | Promise<void>,
   ): void;
   onClientFrame(
     type: 'ack',
@@ -71,16 +76,18 @@ export function connectMessagesToHub(deps: {
   }
   const unsubscribe = bus.subscribe(onEvent);
 
-  // Every (re)connect gets every undelivered message, oldest first, on that socket only.
-  hub.onConnect(async (user, send) => {
-    await backlogs.record(user.id, (sent) =>
-      messages.forEachUndelivered(user.id, (batch) => {
+  // Every (re)connect gets every undelivered message, oldest first, on that socket only. The
+  // connect's query says whether there are any (unless a message came in since): none, no query.
+  hub.onConnect(async (user, send, hints) => {
+    await backlogs.record(user.id, async (sent) => {
+      if (hints?.undelivered === false) return;
+      await messages.forEachUndelivered(user.id, (batch) => {
         for (const message of batch) {
           send({ type: 'new_message', message });
           sent(message.id);
         }
-      }),
-    );
+      });
+    });
   });
 
   // Only the receiver's own messages are marked; other ids are ignored. Over the rate, the frame

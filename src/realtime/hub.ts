@@ -3,13 +3,26 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AuthUser, SignedInUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from './bus.js';
+import type { ConnectHints, ConnectRead, ReadConnect } from './connect.js';
+import { createConnectMarks, type ConnectMark } from './connect-marks.js';
 import { createConnectionRegistry, sendFrame, type Connection } from './connections.js';
 import { createInventoryFanout } from './fanout.js';
 import type { ServerFrame } from './frames.js';
 import { createInbound } from './inbound.js';
 import { createPresence } from './presence.js';
 
-type ConnectHandler = (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>;
+/** Runs at each socket's connect, after `hello`; `hints`: what the connect's query already knows. */
+type ConnectHandler = (
+  user: AuthUser,
+  send: (frame: ServerFrame) => void,
+  hints?: ConnectHints,
+) => void | Promise<void>;
+
+/** A checked caller of an upgrade, with what its connect read (see `authenticateConnect`). */
+export interface ConnectingCaller {
+  caller: SignedInUser;
+  read: ConnectRead & ConnectMark;
+}
 
 export const HEARTBEAT_MS = 30_000;
 
@@ -24,6 +37,12 @@ export function createSocketHub(deps: {
   clock: () => number;
   /** checks an access token given in an `auth` frame, as the upgrade checks the first one */
   authenticate: (token: string) => Promise<SignedInUser>;
+  /** the upgrade's token check, reading with it what the connect needs (src/realtime/connect.ts) */
+  authenticateReading: (
+    token: string,
+    read: ReadConnect,
+  ) => Promise<{ caller: SignedInUser; extra: ConnectRead }>;
+  readConnect: ReadConnect;
   memberIds: (inventoryId: string) => Promise<string[]>;
   revisionOf: (inventoryId: string) => Promise<number>;
   /** sockets one user may hold on this instance; a further one closes their oldest */
@@ -48,8 +67,10 @@ export function createSocketHub(deps: {
     onGone: (connection) => fanout.forget(connection),
   });
   const inbound = createInbound({ log, authenticate: deps.authenticate });
+  const marks = createConnectMarks();
 
   async function onBusEvent(event: BusEvent): Promise<void> {
+    marks.note(event);
     switch (event.type) {
       case 'inventoryUpdated':
         if (connections.hasAny()) fanout.push(event.inventoryId, event.revision);
@@ -98,7 +119,18 @@ export function createSocketHub(deps: {
     );
   });
 
-  async function attach(socket: WebSocket, caller: SignedInUser): Promise<void> {
+  /** The upgrade's token check; what it read comes to `attach` (one query per connect). */
+  async function authenticateConnect(token: string): Promise<ConnectingCaller> {
+    const mark = marks.take();
+    const { caller, extra } = await deps.authenticateReading(token, deps.readConnect);
+    return { caller, read: { ...extra, ...mark } };
+  }
+
+  async function attach(
+    socket: WebSocket,
+    caller: SignedInUser,
+    read?: ConnectingCaller['read'],
+  ): Promise<void> {
     const user = { ...caller }; // an auth frame renews this socket's copy only
     const connection: Connection = {
       socket,
@@ -116,19 +148,32 @@ export function createSocketHub(deps: {
     socket.on('error', (err) => log.debug({ err, userId: user.id }, 'socket error'));
     socket.on('close', remove);
 
-    const revision = user.inventoryId ? await deps.revisionOf(user.inventoryId) : 0;
+    // what the connect read still holds unless an event about it came in since (the socket was
+    // not in the registry yet, so that event reached nobody here): then it is read again
+    const known = read ? marks.unchanged(read, user) : null;
+    let revision = 0;
+    if (user.inventoryId) {
+      revision = known?.revision ? read!.revision : await deps.revisionOf(user.inventoryId);
+    }
     sendFrame(connection, {
       type: 'hello',
       userId: user.id,
       inventoryId: user.inventoryId,
       revision,
     });
+    const hints: ConnectHints | undefined = known
+      ? {
+          ...(known.messages ? { undelivered: read!.undelivered } : {}),
+          ...(known.digest ? { digest: read!.digest } : {}),
+        }
+      : undefined;
     for (const handler of connectHandlers) {
-      await handler(user, (frame) => sendFrame(connection, frame));
+      await handler(user, (frame) => sendFrame(connection, frame), hints);
     }
   }
 
   return {
+    authenticateConnect,
     attach,
     sendToUser: connections.sendToUser,
     /** Whether the user has a socket on any instance. */

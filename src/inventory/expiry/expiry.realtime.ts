@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '#src/auth/auth.service.js';
 import type { EventBus } from '#src/realtime/bus.js';
+import type { ConnectHints } from '#src/realtime/connect.js';
 import type { ServerFrame } from '#src/realtime/frames.js';
 import type { ExpiryService } from './expiry.service.js';
 
@@ -9,7 +10,11 @@ export interface ExpirySocketHub {
   sendToUser(userId: string, frame: ServerFrame): void;
   isConnectedHere(userId: string): boolean;
   onConnect(
-    handler: (user: AuthUser, send: (frame: ServerFrame) => void) => void | Promise<void>,
+    handler: (
+      user: AuthUser,
+      send: (frame: ServerFrame) => void,
+      hints?: ConnectHints,
+    ) => void | Promise<void>,
   ): void;
 }
 
@@ -41,9 +46,13 @@ export function connectExpiryToHub(deps: {
     );
   });
 
-  hub.onConnect(async (user, send) => {
+  // the connect's query read the day's digest row already, unless a digest came in since
+  hub.onConnect(async (user, send, hints) => {
     if (!user.inventoryId) return;
-    const digest = await expiry.digestFor(user.id, user.inventoryId);
+    const digest =
+      hints?.digest !== undefined
+        ? await expiry.digestAsRead(user.id, user.inventoryId, hints.digest)
+        : await expiry.digestFor(user.id, user.inventoryId);
     if (digest) send({ ...digest });
   });
 

@@ -17,6 +17,17 @@ export function findDigest(db: Executor, inventoryId: string, day: string) {
   return digestOf.first(db, [inventoryId, day]);
 }
 
+const undigested = new Prepared<{ id: string }>(
+  'select "id" from "inventories" where not exists (select 1 from "expiry_digests" ' +
+    'where "expiry_digests"."inventory_id" = "inventories"."id" and "expiry_digests"."day" = ?) ' +
+    'order by "id"',
+);
+
+/** The inventories whose digest for `day` is not claimed yet (the job's minute: one query). */
+export async function inventoriesWithoutDigest(db: Executor, day: string): Promise<string[]> {
+  return (await undigested.all(db, [day])).map((row) => row.id);
+}
+
 /** The lease: true for the one caller whose insert of (inventory, day) went in. */
 export async function claimDigest(db: Executor, row: ExpiryDigestsTable): Promise<boolean> {
   const result = await db

