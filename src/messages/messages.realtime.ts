@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from '#src/realtime/bus.js';
-import type { ConnectHints } from '#src/realtime/connect.js';
+import type { ConnectHandler } from '#src/realtime/connect.js';
 import type { ClientFrameOf, ServerFrame } from '#src/realtime/frames.js';
 import { createRateLimiter } from '#src/realtime/rate-limit.js';
 import { createBacklogMemory } from './backlog-memory.js';
@@ -13,13 +13,7 @@ type AckFrame = ClientFrameOf<'ack'>;
 export interface MessageSocketHub {
   sendToUser(userId: string, frame: ServerFrame): void;
   isOnline(userId: string): boolean;
-  onConnect(
-    handler: (
-      user: AuthUser,
-      send: (frame: ServerFrame) => void,
-      hints?: ConnectHints,
-    ) => void | Promise<void>,
-  ): void;
+  onConnect(handler: ConnectHandler): void;
   onClientFrame(
     type: 'ack',
     handler: (user: AuthUser, frame: AckFrame) => Promise<ServerFrame | void>,

@@ -1,7 +1,9 @@
 import type { Executor } from '#src/db/executor.js';
 import { toAccount } from '#src/users/users.mapper.js';
 import type { Account } from '#src/users/users.service.js';
+import type { AuthUser } from '#src/auth/auth.service.js';
 import { readConnect } from './connect.repository.js';
+import type { ServerFrame } from './frames.js';
 
 /** The day's expiry digest of the connecting user's inventory, as the connect read it. */
 export interface ConnectDigest {
@@ -23,6 +25,13 @@ export interface ConnectHints {
   /** the day's digest of their inventory; null: none (or no inventory) */
   digest?: ConnectDigest | null;
 }
+
+/** Runs at each socket's connect, after `hello`; `hints`: what the connect's query already knows. */
+export type ConnectHandler = (
+  user: AuthUser,
+  send: (frame: ServerFrame) => void,
+  hints?: ConnectHints,
+) => void | Promise<void>;
 
 /** Everything the connect read besides the user and session rows. */
 export interface ConnectRead {

@@ -1,22 +1,14 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AuthUser, SignedInUser } from '#src/auth/auth.service.js';
+import type { SignedInUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from './bus.js';
-import type { ConnectHints, ConnectRead, ReadConnect } from './connect.js';
+import type { ConnectHandler, ConnectHints, ConnectRead, ReadConnect } from './connect.js';
 import { createConnectMarks, type ConnectMark } from './connect-marks.js';
 import { createConnectionRegistry, sendFrame, type Connection } from './connections.js';
 import { createInventoryFanout } from './fanout.js';
-import type { ServerFrame } from './frames.js';
 import { createInbound } from './inbound.js';
 import { createPresence } from './presence.js';
-
-/** Runs at each socket's connect, after `hello`; `hints`: what the connect's query already knows. */
-type ConnectHandler = (
-  user: AuthUser,
-  send: (frame: ServerFrame) => void,
-  hints?: ConnectHints,
-) => void | Promise<void>;
 
 /** A checked caller of an upgrade, with what its connect read (see `authenticateConnect`). */
 export interface ConnectingCaller {

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthUser } from '#src/auth/auth.service.js';
 import type { EventBus } from '#src/realtime/bus.js';
-import type { ConnectHints } from '#src/realtime/connect.js';
+import type { ConnectHandler } from '#src/realtime/connect.js';
 import type { ServerFrame } from '#src/realtime/frames.js';
 import type { ExpiryService } from './expiry.service.js';
 
@@ -9,13 +8,7 @@ import type { ExpiryService } from './expiry.service.js';
 export interface ExpirySocketHub {
   sendToUser(userId: string, frame: ServerFrame): void;
   isConnectedHere(userId: string): boolean;
-  onConnect(
-    handler: (
-      user: AuthUser,
-      send: (frame: ServerFrame) => void,
-      hints?: ConnectHints,
-    ) => void | Promise<void>,
-  ): void;
+  onConnect(handler: ConnectHandler): void;
 }
 
 /**
