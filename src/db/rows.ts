@@ -13,11 +13,18 @@ export type RowKey<T extends keyof DB> = Partial<Row<T>>;
 const untyped = (db: Executor) => db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 const nameOf = (table: keyof DB): string => table;
 
-/** `where column = value` for each column of the key (all of them). */
+/**
+ * `where column = value` for each column of the key (all of them). An empty key, or a column
+ * given as undefined, is a caller's mistake that would pick every row: it throws instead.
+ */
 function whereKey<Q>(query: Q, key: object): Q {
+  const columns = Object.entries(key);
+  if (columns.length === 0 || columns.some(([, value]) => value === undefined)) {
+    throw new Error(`a row key needs every column's value: ${Object.keys(key).join(', ')}`);
+  }
   const where = (q: Q, [column, value]: [string, unknown]) =>
     (q as { where(c: string, op: '=', v: unknown): Q }).where(column, '=', value);
-  return Object.entries(key).reduce(where, query);
+  return columns.reduce(where, query);
 }
 
 /** The row whose columns equal `key`, or undefined. */
