@@ -124,6 +124,8 @@ describeOnPostgresAndNats('two hosts sharing PostgreSQL, a bucket and NATS', () 
     });
     expect(published.status, JSON.stringify(published.body)).toBe(200);
 
+    // B's cached version is refreshed by the event that crosses through NATS, a moment later
+    await within(5_000, async () => (await http(B, 'GET', '/api/version')).body.versionCode === 42);
     const version = await http(B, 'GET', '/api/version');
     expect(version.body).toMatchObject({ versionCode: 42, versionName: '4.2.0' });
     expect(version.body.apkUrl.startsWith(`${B}/`)).toBe(true);
@@ -156,8 +158,10 @@ describeOnPostgresAndNats('two hosts sharing PostgreSQL, a bucket and NATS', () 
       body: { refreshToken: refreshed.body.refreshToken },
     });
     expect(out.status).toBe(204);
-    const after = await http(B, 'GET', '/api/auth/me', { token: refreshed.body.accessToken });
-    expect(after.status).toBe(401);
+    // B's cached session ends with the event that crosses through NATS: at once, or a moment
+    // later; well before the cache's own 10 s bound (AUTH_CACHE_MS)
+    const meOnB = (token: string) => http(B, 'GET', '/api/auth/me', { token });
+    await within(2_000, async () => (await meOnB(refreshed.body.accessToken)).status === 401);
     const rotated = await http(B, 'POST', '/api/auth/refresh', {
       body: { refreshToken: refreshed.body.refreshToken },
     });
@@ -175,8 +179,9 @@ describeOnPostgresAndNats('two hosts sharing PostgreSQL, a bucket and NATS', () 
       body: { password: 'dave-new-password' },
     });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
-    expect((await http(A, 'GET', '/api/auth/me', { token: dave.accessToken })).status).toBe(401);
     expect((await http(B, 'GET', '/api/auth/me', { token: dave.accessToken })).status).toBe(401);
+    const meOnA = async () => await http(A, 'GET', '/api/auth/me', { token: dave.accessToken });
+    await within(2_000, async () => (await meOnA()).status === 401); // as on B, by the event
     await within(5_000, async () => socket.closed());
     await signIn(A, 'dave', 'dave-new-password');
   });
