@@ -42,6 +42,12 @@ export interface CasWrite {
  * re-reads the newest row), and an item changed meanwhile is re-checked on its newest version, so
  * it no longer matches. The lock is held until the commit: the change log stays gapless and in
  * commit order.
+ *
+ * `hit` looks each item up by its key: a lateral subquery, one search of the primary key per
+ * write (the revision is compared with the other columns, where no index can take it). As a
+ * join, the prepared statement's generic plan (json_to_recordset taken for 100 rows, an inventory
+ * for a few items) read every item of the inventory into a hash, each time: auto_explain showed
+ * 0.29 of the statement's 0.53 ms there with 100 items, and it grows with the inventory.
  */
 const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
   'larder_items_cas',
@@ -52,22 +58,27 @@ const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
       ${SET_COLUMNS.map((c) => `"${c}" ${SET[c]}, "read_${c}" ${SET[c]}`).join(', ')})
   ),
   "hit" as (
-    select "t"."ord", "t"."id", "t"."changed_at" from "items" join "t" on "items"."id" = "t"."id"
-    where "items"."inventory_id" = ? and "items"."revision" = "t"."read_revision"
-      and (${SET_COLUMNS.map((c) => `"items"."${c}"`).join(', ')})
-        is not distinct from (${SET_COLUMNS.map((c) => `"t"."read_${c}"`).join(', ')})
-      and exists (select 1 from "inv")
-    for update of "items"
+    select "t"."ord", "t"."id", "t"."changed_at", "locked"."ctid" from "t" cross join lateral (
+      select "items"."ctid" from "items"
+      where "items"."inventory_id" = ? and "items"."id" = "t"."id"
+        and ("items"."revision", ${SET_COLUMNS.map((c) => `"items"."${c}"`).join(', ')})
+          is not distinct from ("t"."read_revision", ${SET_COLUMNS.map((c) => `"t"."read_${c}"`).join(', ')})
+      for update
+    ) as "locked"
+    where exists (select 1 from "inv")
   ),
   "num" as (
-    select "ord", "id", "changed_at", (select "revision" from "inv") + row_number() over (order by "ord") as "revision"
+    select "ord", "id", "changed_at", "ctid",
+      (select "revision" from "inv") + row_number() over (order by "ord") as "revision"
     from "hit"
   ),
   "item" as (
     update "items" set ${SET_COLUMNS.map((c) => `"${c}" = "t"."${c}"`).join(', ')},
       "revision" = "num"."revision"
     from "num" join "t" on "t"."ord" = "num"."ord"
-    where "items"."inventory_id" = ? and "items"."id" = "num"."id"
+    where "items"."ctid" = any(array(select "ctid" from "num")) and "items"."ctid" = "num"."ctid"
+      and ("items"."inventory_id", "items"."id") is not distinct from (?, "num"."id")
+    returning 1
   ),
   "bump" as (
     update "inventories" set "revision" = "revision" + (select count(*) from "num")
@@ -77,7 +88,8 @@ const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
     insert into "change_log" ("inventory_id", "revision", "entity", "entity_id", "op", "changed_at")
     select ?, "revision", 'item', "id", 'upsert', "changed_at" from "num" order by "revision"
   )
-  select "ord", "revision" from "num"`,
+  select "ord", "revision" from "num"
+  where 1 / ((select count(*) from "item") = (select count(*) from "num"))::int = 1`,
 );
 
 /**
