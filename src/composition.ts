@@ -154,7 +154,6 @@ export function createServices(deps: {
     authenticate: auth.authenticate,
     authenticateReading: auth.authenticateReading,
     readConnect: createConnectReader({ db, today: () => expiry.today() }),
-    memberIds: inventories.memberIds,
     revisionOf: inventory.revisionOf,
     socketsPerUser: config.socketsPerUser,
   });

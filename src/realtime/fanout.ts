@@ -32,8 +32,7 @@ const updateFrame = (inventoryId: string, revision: number) =>
  */
 export function createInventoryFanout(deps: {
   /** the local connections of the inventory's members */
-  targets: (inventoryId: string) => Promise<Iterable<FanoutTarget>>;
-  onError: (err: unknown) => void;
+  targets: (inventoryId: string) => Iterable<FanoutTarget>;
 }) {
   let pending = new Map<string, number>();
   let scheduled = false;
@@ -66,19 +65,16 @@ export function createInventoryFanout(deps: {
     if (congested.size > 0) retryTimer = setTimeout(retryCongested, CONGESTION_RETRY_MS).unref();
   }
 
-  async function flushOne(inventoryId: string, revision: number): Promise<void> {
-    const targets = await deps.targets(inventoryId);
+  function flushOne(inventoryId: string, revision: number): void {
     const bytes = updateFrame(inventoryId, revision);
-    for (const target of targets) deliver(target, inventoryId, revision, bytes);
+    for (const target of deps.targets(inventoryId)) deliver(target, inventoryId, revision, bytes);
   }
 
   function flush(): void {
     scheduled = false;
     const batch = pending;
     pending = new Map();
-    for (const [inventoryId, revision] of batch) {
-      flushOne(inventoryId, revision).catch(deps.onError);
-    }
+    for (const [inventoryId, revision] of batch) flushOne(inventoryId, revision);
   }
 
   return {

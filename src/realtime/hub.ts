@@ -35,7 +35,6 @@ export function createSocketHub(deps: {
     read: ReadConnect,
   ) => Promise<{ caller: SignedInUser; extra: ConnectRead }>;
   readConnect: ReadConnect;
-  memberIds: (inventoryId: string) => Promise<string[]>;
   revisionOf: (inventoryId: string) => Promise<number>;
   /** sockets one user may hold on this instance; a further one closes their oldest */
   socketsPerUser: number;
@@ -44,19 +43,35 @@ export function createSocketHub(deps: {
   const instanceId = crypto.randomUUID();
   const connectHandlers: ConnectHandler[] = [];
   const presence = createPresence({ bus, instanceId, localUserIds: () => connections.userIds() });
+  /**
+   * The open sockets by the inventory their user belongs to, as each socket knows it (read at
+   * connect, moved by `fullSyncRequired`): an inventory's update reaches its members' sockets
+   * without a query per event.
+   */
+  const byInventory = new Map<string, Set<Connection>>();
+  const index = (connection: Connection): void => {
+    const inventoryId = connection.user.inventoryId;
+    if (!inventoryId) return;
+    let set = byInventory.get(inventoryId);
+    if (!set) byInventory.set(inventoryId, (set = new Set()));
+    set.add(connection);
+  };
+  const unindex = (connection: Connection): void => {
+    const inventoryId = connection.user.inventoryId;
+    const set = inventoryId ? byInventory.get(inventoryId) : undefined;
+    if (!set?.delete(connection)) return;
+    if (set.size === 0) byInventory.delete(inventoryId!);
+  };
   const fanout = createInventoryFanout({
-    targets: async (inventoryId) => {
-      const targets: Connection[] = [];
-      for (const userId of await deps.memberIds(inventoryId))
-        for (const connection of connections.of(userId)) targets.push(connection);
-      return targets;
-    },
-    onError: (err) => log.error({ err }, 'inventory update delivery failed'),
+    targets: (inventoryId) => byInventory.get(inventoryId) ?? [],
   });
   const connections = createConnectionRegistry({
     socketsPerUser: deps.socketsPerUser,
     onPresence: (userId, online) => presence.announce(userId, online),
-    onGone: (connection) => fanout.forget(connection),
+    onGone: (connection) => {
+      unindex(connection);
+      fanout.forget(connection);
+    },
   });
   const inbound = createInbound({ log, authenticate: deps.authenticate });
   const marks = createConnectMarks();
@@ -65,11 +80,13 @@ export function createSocketHub(deps: {
     marks.note(event);
     switch (event.type) {
       case 'inventoryUpdated':
-        if (connections.hasAny()) fanout.push(event.inventoryId, event.revision);
+        if (byInventory.has(event.inventoryId)) fanout.push(event.inventoryId, event.revision);
         return;
       case 'fullSyncRequired':
         for (const connection of connections.of(event.userId)) {
+          unindex(connection);
           connection.user.inventoryId = event.inventoryId;
+          index(connection);
           fanout.forget(connection);
         }
         connections.sendToUser(event.userId, {
@@ -132,6 +149,7 @@ export function createSocketHub(deps: {
       limitNoticeAt: -Infinity,
     };
     const remove = connections.add(connection);
+    index(connection);
 
     socket.on('pong', () => void (connection.alive = true));
     socket.on('message', (data: Buffer, isBinary: boolean) =>

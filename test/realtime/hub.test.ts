@@ -115,6 +115,14 @@ describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
       inventoryId: anna.inventoryId,
       reason: 'assigned',
     });
+    // the socket now hears its new inventory's changes
+    const renamed = await call(t.app, admin, 'PUT', `/api/admin/inventories/${anna.inventoryId}`, {
+      name: 'Anna and Ben',
+    });
+    expect(renamed.status).toBe(200);
+    expect(await socket.next('inventoryUpdated')).toMatchObject({
+      inventoryId: anna.inventoryId,
+    });
   });
 
   it('closes the sockets of a user whose password changed (4001)', async () => {
