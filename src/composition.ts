@@ -201,7 +201,6 @@ export function createServices(deps: {
   const push = createPushService({ db, clock, log, outbound, metrics: metrics.push });
   push.connect(bus, {
     isOnline: hub.isOnline,
-    memberIds: inventories.memberIds,
     message: messages.get,
     digest: expiry.digestOf,
   });

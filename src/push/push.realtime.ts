@@ -4,6 +4,7 @@ import type { MessageDto } from '#src/messages/messages.mapper.js';
 import type { BusEvent, EventBus } from '#src/realtime/bus.js';
 import type { ServerFrame } from '#src/realtime/frames.js';
 import { topicOf, type PushNotice } from './push.payload.js';
+import type { SubscriberIndex } from './push.subscribers.js';
 
 /** A message waits in the distributor at most a day: the app fetches it when opened anyway. */
 export const MESSAGE_TTL_SECONDS = 24 * 3600;
@@ -15,7 +16,6 @@ export const INVENTORY_TTL_SECONDS = 3600;
 export interface PushSources {
   /** a socket of the user on any instance (src/realtime/hub.ts) */
   isOnline(userId: string): boolean;
-  memberIds(inventoryId: string): Promise<string[]>;
   message(id: string): Promise<MessageDto | undefined>;
   digest(inventoryId: string, day: string): Promise<ExpiryDigest | null>;
 }
@@ -69,24 +69,28 @@ export function connectPushToBus(deps: {
   bus: EventBus;
   /** queues a notice for the users' subscriptions that take its event (the push service's) */
   push: { notify(userIds: readonly string[], notice: PushNotice): Promise<void> };
+  /** the users holding a subscription: an event for nobody among them costs no query */
+  subscribers: SubscriberIndex;
   sources: PushSources;
   log: FastifyBaseLogger;
 }) {
-  const { bus, push, sources, log } = deps;
-  const offline = (userIds: string[]) => userIds.filter((id) => !sources.isOnline(id));
+  const { bus, push, subscribers, sources, log } = deps;
+  const offline = (userIds: readonly string[]) => userIds.filter((id) => !sources.isOnline(id));
 
   async function onEvent(event: BusEvent): Promise<void> {
+    subscribers.onEvent(event);
     if (event.type === 'messageCreated') {
       if (sources.isOnline(event.receiverId)) return;
+      if (!(await subscribers.has(event.receiverId))) return;
       const message = await sources.message(event.messageId);
       if (!message || message.deliveredAt !== null) return;
       await push.notify([event.receiverId], messageNotice(message));
     } else if (event.type === 'inventoryUpdated') {
-      const users = offline(await sources.memberIds(event.inventoryId));
+      const users = offline(await subscribers.of(event.inventoryId));
       if (users.length === 0) return;
       await push.notify(users, inventoryNotice(event.inventoryId, event.revision));
     } else if (event.type === 'expiryDigest') {
-      const users = offline(await sources.memberIds(event.inventoryId));
+      const users = offline(await subscribers.of(event.inventoryId));
       if (users.length === 0) return;
       const digest = await sources.digest(event.inventoryId, event.day);
       if (digest) await push.notify(users, digestNotice(digest));

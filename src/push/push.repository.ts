@@ -131,3 +131,13 @@ export async function hasNewerInTopic(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The users holding a subscription, with the inventory each belongs to. */
+export function subscribedUsers(db: Executor) {
+  return db
+    .selectFrom('push_subscriptions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.user_id', 'u.inventory_id'])
+    .distinct()
+    .execute();
+}

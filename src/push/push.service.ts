@@ -12,6 +12,7 @@ import { createPushOutbox } from './push.delivery.js';
 import { PUSH_EVENTS, type PushEvent, type PushNotice } from './push.payload.js';
 import { connectPushToBus, type PushSources } from './push.realtime.js';
 import * as repo from './push.repository.js';
+import { createSubscriberIndex } from './push.subscribers.js';
 import type { PushSubscription, SubscribeInput } from './push.schemas.js';
 import type { VapidKeys } from './push.send.js';
 
@@ -117,7 +118,9 @@ export function createPushService(deps: {
     return url;
   }
 
+  const subscribers = createSubscriberIndex({ db, clock });
   let realtime: ReturnType<typeof connectPushToBus> | null = null;
+  let bus: EventBus | null = null;
 
   /** Queues the notice for those of the users' subscriptions that take its event. */
   async function notify(userIds: readonly string[], notice: PushNotice): Promise<void> {
@@ -134,8 +137,15 @@ export function createPushService(deps: {
     notify,
 
     /** Starts pushing what the bus announces (once, from src/plugins/services.ts). */
-    connect(bus: EventBus, sources: PushSources): void {
-      realtime = connectPushToBus({ bus, push: { notify }, sources, log: deps.log });
+    connect(events: EventBus, sources: PushSources): void {
+      bus = events;
+      realtime = connectPushToBus({
+        bus,
+        push: { notify },
+        subscribers,
+        sources,
+        log: deps.log,
+      });
     },
 
     /** Resolves when the events heard so far are queued and their attempts have finished. */
@@ -160,7 +170,7 @@ export function createPushService(deps: {
       const endpoint = await discover(input.endpoint);
       const events = (input.events ?? [...PUSH_EVENTS]).join(',');
       const now = clock();
-      return db.transaction().execute(async (trx) => {
+      const subscription = await db.transaction().execute(async (trx) => {
         const existing = await repo.findSubscriptionByEndpoint(trx, endpoint);
         const fields = {
           user_id: caller.id,
@@ -191,6 +201,10 @@ export function createPushService(deps: {
         await repo.insertSubscription(trx, row);
         return toSubscription(row);
       });
+      // this instance reads its list of subscribers again at once, the others when they hear it
+      subscribers.changed();
+      await bus?.publishAfterCommit({ type: 'sharedStateChanged', what: 'pushSubscriptions' });
+      return subscription;
     },
 
     async list(caller: SignedInUser): Promise<PushSubscription[]> {

@@ -29,7 +29,7 @@ export type BusEvent =
   /** every heartbeat: the users with sockets on an instance (part 0 replaces, later parts add) */
   | { type: 'presenceSnapshot'; instanceId: string; userIds: string[]; part: number }
   /** what instances share through the database changed: each reloads it (src/auth/keys.ts, the version store) */
-  | { type: 'sharedStateChanged'; what: 'signingKeys' | 'version' };
+  | { type: 'sharedStateChanged'; what: 'signingKeys' | 'version' | 'pushSubscriptions' };
 
 export type BusHandler = (event: BusEvent) => void;
 

@@ -138,6 +138,39 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
     }
   });
 
+  it('a subscription taken after events were heard gets the next one, and follows its user to another inventory', async () => {
+    const fay = await t.createUser('fay');
+    const put = (who: typeof fay, id: string) =>
+      call(t.app, who, 'PUT', `/api/inventory/items/${id}`, itemBody());
+    await seedBasics(t.app, anna);
+    await seedBasics(t.app, fay);
+    // an event heard before fay subscribes: the list of subscribers is read without her
+    expect((await put(anna, 'before-fay')).status).toBe(201);
+    await t.app.larder.push.idle();
+    const phone = up.phone();
+    expect((await subscribe(t.app, fay, phone, ['inventoryUpdated'])).status).toBe(201);
+    const own = await put(fay, 'tea');
+    expect(own.status).toBe(201);
+    await waitFor(() => up.to(phone).some((p) => p.payload.revision === own.body.revision));
+    expect(up.to(phone).at(-1)!.payload.inventoryId).toBe(fay.inventoryId);
+
+    const moved = await call(t.app, t.admin, 'PUT', `/api/admin/users/${fay.userId}/inventory`, {
+      inventoryId: anna.inventoryId,
+    });
+    expect(moved.status).toBe(200);
+    const annas = await put(anna, 'after-fay-moved');
+    expect(annas.status).toBe(201);
+    await waitFor(() =>
+      up
+        .to(phone)
+        .some(
+          (p) =>
+            p.payload.inventoryId === anna.inventoryId &&
+            p.payload.revision === annas.body.revision,
+        ),
+    );
+  });
+
   it('an older state of a Topic heard after a newer one is not sent', async () => {
     const phone = up.phone();
     const sub = await subscribe(t.app, dora, phone, ['inventoryUpdated']);
