@@ -24,8 +24,8 @@ export type BusEvent =
   | { type: 'expiryDigest'; inventoryId: string; day: string }
   | { type: 'messageCreated'; messageId: string; receiverId: string; senderId: string }
   | { type: 'messageDelivered'; messageId: string; senderId: string; deliveredAt: number }
-  /** a user's first socket opened / last socket closed on an instance */
-  | { type: 'presence'; instanceId: string; userId: string; online: boolean }
+  /** users whose first socket opened (`online`) / last socket closed (`offline`) on an instance */
+  | { type: 'presence'; instanceId: string; online: string[]; offline: string[] }
   /** every heartbeat: the users with sockets on an instance (part 0 replaces, later parts add) */
   | { type: 'presenceSnapshot'; instanceId: string; userIds: string[]; part: number }
   /** what instances share through the database changed: each reloads it (src/auth/keys.ts, the version store) */

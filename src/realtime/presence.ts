@@ -4,8 +4,13 @@ type PresenceEvent = Extract<BusEvent, { type: 'presence' | 'presenceSnapshot' }
 
 /** How long another instance's snapshot counts without being renewed (it renews every heartbeat). */
 const SNAPSHOT_TTL_MS = 75_000;
-/** Snapshots travel through NOTIFY (8000 bytes): at most this many user ids in one. */
+/** Snapshots and changes travel through NOTIFY (8000 bytes): at most this many user ids in one. */
 const SNAPSHOT_MAX_USERS = 150;
+/**
+ * Sockets opened and closed within this window are announced together: one event for a burst of
+ * connects (a restart's reconnects) instead of one event, and one NOTIFY, per socket.
+ */
+export const PRESENCE_COALESCE_MS = 50;
 
 /**
  * Which users have sockets on OTHER instances: each instance announces first-socket/last-socket
@@ -21,9 +26,30 @@ export function createPresence(deps: {
 
   const publish = (event: BusEvent) => void bus.publish(event).catch(() => {});
 
+  /** user id → their latest change not announced yet (true: first socket here) */
+  let changes = new Map<string, boolean>();
+  let timer: NodeJS.Timeout | null = null;
+  function flush(): void {
+    timer = null;
+    const batch = [...changes];
+    changes = new Map();
+    for (let i = 0; i < batch.length; i += SNAPSHOT_MAX_USERS) {
+      const part = batch.slice(i, i + SNAPSHOT_MAX_USERS);
+      publish({
+        type: 'presence',
+        instanceId,
+        online: part.filter(([, online]) => online).map(([id]) => id),
+        offline: part.filter(([, online]) => !online).map(([id]) => id),
+      });
+    }
+  }
+
   return {
+    /** A user's first socket here opened (true), or their last one closed (false). */
     announce(userId: string, online: boolean): void {
-      publish({ type: 'presence', instanceId, userId, online });
+      changes.delete(userId); // the latest change goes, in the order of the changes
+      changes.set(userId, online);
+      timer ??= setTimeout(flush, PRESENCE_COALESCE_MS).unref();
     },
     broadcastSnapshot(): void {
       const ids = deps.localUserIds();
@@ -42,8 +68,8 @@ export function createPresence(deps: {
       if (!entry) remote.set(event.instanceId, (entry = { users: new Set(), expiresAt: 0 }));
       entry.expiresAt = Date.now() + SNAPSHOT_TTL_MS;
       if (event.type === 'presence') {
-        if (event.online) entry.users.add(event.userId);
-        else entry.users.delete(event.userId);
+        for (const id of event.online) entry.users.add(id);
+        for (const id of event.offline) entry.users.delete(id);
       } else {
         if (event.part === 0) entry.users.clear();
         for (const id of event.userIds) entry.users.add(id);
@@ -61,6 +87,9 @@ export function createPresence(deps: {
       return false;
     },
     close(): void {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      changes.clear();
       publish({ type: 'presenceSnapshot', instanceId, userIds: [], part: 0 });
       remote.clear();
     },

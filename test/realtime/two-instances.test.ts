@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { BusEvent } from '#src/realtime/bus.js';
 import { describeOnPostgres } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';
@@ -26,6 +27,27 @@ describeOnPostgres('two instances on one database', () => {
     });
     await socket.close();
     await waitFor(() => !a.app.larder.hub.isOnline(anna.userId));
+  });
+
+  it('presence crosses for sockets opened and closed together', async () => {
+    const heard: Extract<BusEvent, { type: 'presence' }>[] = [];
+    const stop = a.app.larder.bus.subscribe((event) => {
+      if (event.type === 'presence') heard.push(event);
+    });
+    try {
+      const sockets = await Promise.all([anna, ben].map((who) => openSocket(b.app, who.token)));
+      await Promise.all(sockets.map((socket) => socket.next('hello')));
+      await waitFor(() => [anna, ben].every((who) => a.app.larder.hub.isOnline(who.userId)));
+      const online = heard.flatMap((event) => event.online);
+      expect(online.sort()).toEqual([anna.userId, ben.userId].sort());
+      const before = heard.length;
+      await Promise.all(sockets.map((socket) => socket.close()));
+      await waitFor(() => [anna, ben].every((who) => !a.app.larder.hub.isOnline(who.userId)));
+      const offline = heard.slice(before).flatMap((event) => event.offline);
+      expect(offline.sort()).toEqual([anna.userId, ben.userId].sort());
+    } finally {
+      stop();
+    }
   });
 
   it("the receiver's socket on B gets what the sender posted to A; the ack reaches A's socket", async () => {
