@@ -213,3 +213,44 @@ describe.each(DIALECTS)('expiry days follow LARDER_TZ (%s)', (dialect) => {
     await socket.close();
   });
 });
+
+describe.each(DIALECTS)("the digest follows each inventory's own settings (%s)", (dialect) => {
+  const clock = clockAt(at('08:30'));
+  const t = useTestApp(dialect, { clock, extraEnv: EXPIRY_ENV });
+  const [dan] = t.users('dan');
+
+  it('at its digest hour, with its notice days', async () => {
+    await seedBasics(t.app, dan);
+    for (const [id, expiryDate] of [
+      ['soup', dayOffset(1)],
+      ['jam', dayOffset(3)],
+    ] as const) {
+      const put = await call(
+        t.app,
+        dan,
+        'PUT',
+        `/api/inventory/items/${id}`,
+        itemBody({ expiryDate }),
+      );
+      expect(put.status).toBe(201);
+    }
+    const settings = await call(t.app, dan, 'PUT', '/api/inventory/expiry/settings', {
+      expiryNoticeDays: 2,
+      expiryDigestHour: 10,
+    });
+    expect(settings.status).toBe(200);
+    const socket = await openSocket(t.app, dan.token);
+    try {
+      await socket.next('hello');
+      await t.app.larder.expiry.runDigests(); // 08:30: the default hour, not dan's
+      await socket.barrier();
+      expect(socket.frames.some((f) => f.type === 'expiryDigest')).toBe(false);
+      clock.set(at('10:00'));
+      await t.app.larder.expiry.runDigests();
+      const digest = await socket.next('expiryDigest', 2000);
+      expect(digest.expiringSoon.map((item: { id: string }) => item.id)).toEqual(['soup']);
+    } finally {
+      await socket.close();
+    }
+  });
+});

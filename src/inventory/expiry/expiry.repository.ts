@@ -2,6 +2,7 @@ import type { Executor } from '#src/db/executor.js';
 import { findRow, findRows } from '#src/db/rows.js';
 import { claimLease, dueRows } from '#src/db/lease.js';
 import { Prepared } from '#src/db/prepared.js';
+import { DIGEST_HOUR_KEY, NOTICE_DAYS_KEY } from './expiry.schemas.js';
 import type {
   ExpiryDigestsTable,
   InventoryWebhooksTable,
@@ -17,15 +18,26 @@ export function findDigest(db: Executor, inventoryId: string, day: string) {
   return digestOf.first(db, [inventoryId, day]);
 }
 
-const undigested = new Prepared<{ id: string }>(
-  'select "id" from "inventories" where not exists (select 1 from "expiry_digests" ' +
+const setting = (key: string) =>
+  `(select "value" from "settings" where "settings"."inventory_id" = "inventories"."id" and "settings"."key" = '${key}')`;
+const undigested = new Prepared<{
+  id: string;
+  notice_days: string | null;
+  digest_hour: string | null;
+}>(
+  `select "id", ${setting(NOTICE_DAYS_KEY)} as "notice_days", ${setting(DIGEST_HOUR_KEY)} as "digest_hour" ` +
+    'from "inventories" where not exists (select 1 from "expiry_digests" ' +
     'where "expiry_digests"."inventory_id" = "inventories"."id" and "expiry_digests"."day" = ?) ' +
     'order by "id"',
 );
 
-/** The inventories whose digest for `day` is not claimed yet (the job's minute: one query). */
-export async function inventoriesWithoutDigest(db: Executor, day: string): Promise<string[]> {
-  return (await undigested.all(db, [day])).map((row) => row.id);
+/**
+ * The inventories whose digest for `day` is not claimed yet, with their two expiry settings as
+ * stored (null: not set): the job's minute is one query, however many inventories wait for
+ * their digest hour.
+ */
+export function inventoriesWithoutDigest(db: Executor, day: string) {
+  return undigested.all(db, [day]);
 }
 
 /** The lease: true for the one caller whose insert of (inventory, day) went in. */
