@@ -1,6 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
+import { Prepared } from '#src/db/prepared.js';
 import type { ItemsStateTable } from '#src/db/types.js';
-import { NamedStatement } from './items.named.js';
 
 /** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
 const SET = {
@@ -49,8 +49,7 @@ export interface CasWrite {
  * for a few items) read every item of the inventory into a hash, each time: auto_explain showed
  * 0.29 of the statement's 0.53 ms there with 100 items, and it grows with the inventory.
  */
-const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
-  'larder_items_cas',
+const casBatch = new Prepared<{ ord: number; revision: number | string }>(
   `with "inv" as (select "revision" from "inventories" where "id" = ? for update),
   "t" as (
     select * from json_to_recordset(?::json) as "t"("ord" integer, "id" text,
@@ -90,6 +89,7 @@ const casBatch = new NamedStatement<{ ord: number; revision: number | string }>(
   )
   select "ord", "revision" from "num"
   where 1 / ((select count(*) from "item") = (select count(*) from "num"))::int = 1`,
+  { name: 'larder_items_cas' },
 );
 
 /**
