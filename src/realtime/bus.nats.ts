@@ -2,12 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import {
   Subscribers,
-  createBatchSender,
   encodeEvent,
   withPublishAfterCommit,
   type BusEvent,
   type EventBus,
 } from './bus.js';
+import { createBatcher } from './batch.js';
 
 /**
  * The subject of one deployment's events: its database and schema, as NOTIFY channels are per
@@ -113,7 +113,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
     },
   });
 
-  const sender = createBatchSender(async (payloads) => {
+  const sender = createBatcher<string>(async (payloads) => {
     if (!connected) throw new Error('the event bus is disconnected');
     for (const payload of payloads) nc.publish(subject, payload);
     await deadline(nc.flush(), CONFIRM_TIMEOUT_MS, 'the event bus did not confirm the event');

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadPg } from '#src/db/pg.js';
+import { createBatcher } from './batch.js';
 
 /**
  * Domain events published after a transaction commits. The socket hub turns them into frames
@@ -57,42 +58,6 @@ export function encodeEvent(event: BusEvent): string {
     throw new Error(`event ${event.type} is too large for the bus`);
   }
   return payload;
-}
-
-/**
- * Payloads handed over while a send is on its way go together in the next one (at most
- * `maxBatch`), in order; each promise settles with the send that carried it.
- */
-export function createBatchSender(send: (payloads: string[]) => Promise<void>, maxBatch: number) {
-  let waiting: { payload: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
-  let sending = false;
-  const next = (): void => {
-    if (sending || waiting.length === 0) return;
-    sending = true;
-    const batch = waiting.slice(0, maxBatch);
-    waiting = waiting.slice(batch.length);
-    send(batch.map((b) => b.payload))
-      .then(
-        () => batch.forEach((b) => b.resolve()),
-        (err: unknown) => batch.forEach((b) => b.reject(err)),
-      )
-      .finally(() => {
-        sending = false;
-        next();
-      });
-  };
-  return {
-    enqueue(payload: string): Promise<void> {
-      return new Promise<void>((resolve, reject) => {
-        waiting.push({ payload, resolve, reject });
-        next();
-      });
-    },
-    /** the payloads not yet handed to `send` are refused */
-    rejectWaiting(err: Error): void {
-      for (const w of waiting.splice(0)) w.reject(err);
-    },
-  };
 }
 
 export class Subscribers {
@@ -193,7 +158,7 @@ export async function createPgEventBus(options: {
   // Events published while a NOTIFY is on its way go together in the next one: one statement
   // (one round trip, one transaction) for the batch, in publication order (unnest yields the
   // array in order, and pg_notify runs once per row as they come)
-  const sender = createBatchSender(async (payloads) => {
+  const sender = createBatcher<string>(async (payloads) => {
     await publisher.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
       channel,
       payloads,

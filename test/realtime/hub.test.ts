@@ -39,6 +39,26 @@ describe.each(DIALECTS)('the realtime channel /ws/sync (%s)', (dialect) => {
     }
   });
 
+  it('connects at once each get their own user and inventory; a signed-out session among them is refused', async () => {
+    const gone = await t.createUser('gone');
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      payload: { refreshToken: gone.refreshToken },
+    });
+    expect(logout.statusCode).toBe(204);
+    const who = [anna, ben, admin, anna, ben, admin, anna, ben, admin];
+    const [refused, ...opened] = await Promise.all([
+      refusedUpgradeStatus(t.app, '/ws/sync', { authorization: `Bearer ${gone.token}` }),
+      ...who.map((session) => open(session)),
+    ]);
+    expect(refused).toBe(401);
+    const hellos = await Promise.all(opened.map((socket) => socket.next('hello')));
+    expect(hellos.map((h) => [h.userId, h.inventoryId])).toEqual(
+      who.map((session) => [session.userId, session.inventoryId]),
+    );
+  });
+
   it('answers ping with pong and bad frames with an error frame, staying open', async () => {
     const socket = await open(anna);
     await socket.next('hello');
