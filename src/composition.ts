@@ -110,7 +110,13 @@ export function createServices(deps: {
   });
   const inventory = createInventoryService({ db, bus, clock, clockSkewMs: config.clockSkewMs });
   const inventories = createInventoriesService({ db, clock, inventory });
-  const sessions = createSessionStore({ db, bus, clock, dataVersion: database.dataVersion });
+  const sessions = createSessionStore({
+    db,
+    bus,
+    clock,
+    log,
+    dataVersion: database.dataVersion,
+  });
   // users asks auth's hasher and sessions through this port: users imports nothing from auth
   const credentials = {
     hash: hasher.hash,
@@ -258,7 +264,7 @@ export function createServices(deps: {
     for (const stop of listeners) stop();
     messagesRealtime.close();
     await push.close();
-    sessions.close();
+    await sessions.close();
     expiryRealtime.close();
     hub.close(); // says goodbye over the bus, which closes after this
     await analysis.close();

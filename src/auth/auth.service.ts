@@ -39,9 +39,6 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-/** A session's last use is written at most this often (every request would be a write). */
-const TOUCH_EVERY_MS = 60_000;
-
 export function createAuthService(deps: {
   db: Kysely<DB>;
   bus: EventBus;
@@ -64,14 +61,14 @@ export function createAuthService(deps: {
     Promise.reject(unauthorized('Access token is invalid or has expired'));
 
   /** The caller of a token whose user (of the token's version) was found; the session checked. */
-  async function admit(
+  function admit(
     claims: VerifiedClaims,
     user: Account,
     session: CachedSession | null,
     now: number,
-  ): Promise<SignedInUser> {
+  ): SignedInUser {
     if (!session || session.userId !== user.id) throw ended();
-    if (now - session.lastUsedAt >= TOUCH_EVERY_MS) await sessions.touch(claims.sessionId, null);
+    sessions.noteUse(claims.sessionId, session.lastUsedAt, now);
     return {
       id: user.id,
       username: user.username,
@@ -158,6 +155,9 @@ export function createAuthService(deps: {
       : hasher.verifyDummy(password);
 
   return {
+    /** Resolves when the session uses token checks noted so far are written (tests, shutdown). */
+    sessionUsesWritten: sessions.idle,
+
     async login(username: string, password: string, client: ClientInfo): Promise<LoginResponse> {
       if (deps.passwordSignIn === 'off') throw passwordSignInDisabled();
       // counted before bcrypt runs: parallel guesses cannot get past the limit
@@ -230,7 +230,7 @@ export function createAuthService(deps: {
       const claims = await verified(accessToken, now);
       const { user, session, extra } = await read(claims);
       if (!user || user.tokenVersion !== claims.tokenVersion) throw ended();
-      return { caller: await admit(claims, user, session, now), extra };
+      return { caller: admit(claims, user, session, now), extra };
     },
 
     /**

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
@@ -8,6 +9,8 @@ import * as repo from './sessions.repository.js';
 /** How long a cached user or session is trusted without an event: bounds a lost NOTIFY. */
 export const AUTH_CACHE_MS = 10_000;
 const MAX_ENTRIES = 50_000;
+/** A session's last use is written at most this often (every request would be a write). */
+const TOUCH_EVERY_MS = 60_000;
 
 export interface CachedSession {
   userId: string;
@@ -36,6 +39,7 @@ export function createSessionStore(deps: {
   db: Kysely<DB>;
   bus: EventBus;
   clock: () => number;
+  log: FastifyBaseLogger;
   /** SQLite: changes when another process (`larder reset-password`) committed; no bus tells */
   dataVersion?: () => number;
 }) {
@@ -100,6 +104,15 @@ export function createSessionStore(deps: {
   // every socket of a reconnect storm (sessions last used over a minute ago) touches its session:
   // one UPDATE each was a commit each, on PostgreSQL a WAL flush per connect
   const touches = createTouchBatches((ids, now) => repo.touchSessions(db, ids, now));
+  /** uses noted and not written yet */
+  const noting = new Set<Promise<void>>();
+  async function idle(): Promise<void> {
+    while (noting.size > 0) await Promise.all(noting);
+  }
+  const remembered = (sessionId: string, now: number): void => {
+    const hit = sessions.get(sessionId);
+    if (hit?.value) hit.value.lastUsedAt = Math.max(hit.value.lastUsedAt, now);
+  };
 
   return {
     user: (userId: string, load: () => Promise<Account | undefined>) => cached(users, userId, load),
@@ -108,18 +121,31 @@ export function createSessionStore(deps: {
         const row = await repo.findSession(db, sessionId);
         return row ? { userId: row.user_id, lastUsedAt: row.last_used_at } : null;
       }),
-    /**
-     * Records a use of the session (at most about once a minute per session). Without an address
-     * (a request's token check), the uses asked for while one statement is on its way or waits
-     * its turn (createTouchBatches) are written together by the next.
-     */
-    async touch(sessionId: string, address: string | null): Promise<void> {
+    /** Records a use of the session now, with the address it came from (a refresh). */
+    async touch(sessionId: string, address: string): Promise<void> {
       const now = clock();
-      if (address === null) await touches.add(sessionId, now);
-      else await repo.touchSession(db, sessionId, now, address);
-      const hit = sessions.get(sessionId);
-      if (hit?.value) hit.value.lastUsedAt = Math.max(hit.value.lastUsedAt, now);
+      await repo.touchSession(db, sessionId, now, address);
+      remembered(sessionId, now);
     },
+    /**
+     * Notes a use at `now` of the session by a token check, last used at `lastUsedAt`: once a
+     * minute at most per session (TOUCH_EVERY_MS), it is written in the background, the uses noted
+     * while one statement is on its way or waits its turn together by the next (createTouchBatches).
+     * The request does not wait for it: the last use is what the sessions list shows and what
+     * idle sessions are pruned by (after the refresh tokens' lifetime), and in a reconnect storm
+     * each socket waited up to TOUCH_SPACING_MS and a commit for it.
+     */
+    noteUse(sessionId: string, lastUsedAt: number, now: number): void {
+      if (now - lastUsedAt < TOUCH_EVERY_MS) return;
+      remembered(sessionId, now);
+      const written = touches
+        .add(sessionId, now)
+        .catch((err: unknown) => deps.log.warn({ err }, 'a session use was not recorded'))
+        .finally(() => noting.delete(written));
+      noting.add(written);
+    },
+    /** Resolves when the uses noted so far are written (or failed). */
+    idle,
     /**
      * Deletes every session of the user but `exceptSessionId`, in the caller's transaction. After
      * commit call `forgetUser` and publish `sessionsEnded`.
@@ -128,7 +154,11 @@ export function createSessionStore(deps: {
       repo.deleteUserSessions(trx, userId, exceptSessionId),
     forgetUser,
     forgetSession,
-    close: unsubscribe,
+    /** Stops listening; waits for the noted uses (app close, before the database closes). */
+    async close(): Promise<void> {
+      unsubscribe();
+      await idle();
+    },
   };
 }
 

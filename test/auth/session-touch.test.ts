@@ -25,6 +25,7 @@ describe.each(DIALECTS)('a session’s last use (%s)', (dialect) => {
     const signedIn = t.clock.now();
     t.clock.advance(30_000); // within the minute: a use is not written
     await openSocket(t.app, ada.token).then((s) => s.next('hello').then(() => s.close()));
+    await t.app.larder.auth.sessionUsesWritten();
     // ada's sessions (the fixture's sign-in and these two) still show their sign-in; the
     // reader's is 30 s later
     expect((await lastUses('ada')).filter((at) => at < signedIn + 1000)).toHaveLength(3);
@@ -40,6 +41,8 @@ describe.each(DIALECTS)('a session’s last use (%s)', (dialect) => {
     ]);
     expect(me.statusCode).toBe(200);
     await Promise.all(sockets.map((s) => s.close()));
+    // a use is written in the background, a moment after the request or connect it came with
+    await t.app.larder.auth.sessionUsesWritten();
     // the two the sockets used and this reader: now; the fixture's and the first reader: before
     const ada2 = await lastUses('ada');
     expect(ada2.filter((at) => at >= now)).toHaveLength(3);
