@@ -34,7 +34,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   await app.register(adminWebhookRoutes({ webhooks, guards }));
   await app.register(adminBackupRoutes({ backups, guards }));
   await app.register(metricsRoutes({ metrics, guards }));
-  await app.register(realtimeRoutes({ hub, guards }));
+  await app.register(realtimeRoutes({ hub }));
   await app.register(messageRoutes({ messages, guards }));
   await app.register(directoryRoutes({ users, guards, isOnline: hub.isOnline }));
   await app.register(releasesModule({ releases: app.larder.releases, guards }));

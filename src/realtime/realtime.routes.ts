@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Guards } from '#src/http/auth.js';
 import { bearerToken, callerOf } from '#src/http/auth.js';
 import { unauthorized } from '#src/http/errors.js';
 import type { ConnectingCaller, SocketHub } from './hub.js';
@@ -10,7 +9,7 @@ import type { ConnectingCaller, SocketHub } from './hub.js';
  * the `authenticateAllowingQueryToken` guard does, in the one query that also reads what the
  * socket's connect needs (src/realtime/connect.ts).
  */
-export function realtimeRoutes(deps: { hub: SocketHub; guards: Guards }): FastifyPluginAsync {
+export function realtimeRoutes(deps: { hub: SocketHub }): FastifyPluginAsync {
   const reads = new WeakMap<FastifyRequest, ConnectingCaller['read']>();
   return async (app) => {
     app.get(
