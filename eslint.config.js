@@ -15,6 +15,7 @@ import globals from 'globals';
 const FEATURES = [
   'auth',
   'backups',
+  'expiry',
   'inventories',
   'inventory',
   'messages',

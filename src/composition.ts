@@ -17,9 +17,9 @@ import {
   createInventoriesService,
   type InventoriesService,
 } from './inventories/inventories.service.js';
-import { connectExpiryToHub } from './inventory/expiry/expiry.realtime.js';
-import { createExpiryService, type ExpiryService } from './inventory/expiry/expiry.service.js';
-import { createWebhooks, type Webhooks } from './inventory/expiry/expiry.webhook.js';
+import { connectExpiryToHub } from './expiry/expiry.realtime.js';
+import { createExpiryService, type ExpiryService } from './expiry/expiry.service.js';
+import { createWebhooks, type Webhooks } from './expiry/expiry.webhook.js';
 import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
 import { connectMessagesToHub } from './messages/messages.realtime.js';
 import { createMessagesService, type MessagesService } from './messages/messages.service.js';

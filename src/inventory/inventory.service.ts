@@ -16,6 +16,10 @@ import { createTransferService } from './transfer/transfer.service.js';
 import { createSnapshotCache } from './sync/snapshot.cache.js';
 import { createSyncService } from './sync/sync.service.js';
 
+export type { Caller } from './inventory.caller.js';
+export type { ItemsService } from './items/items.service.js';
+export type { SettingsService } from './settings/settings.service.js';
+
 /** Change-log rows (and so tombstones) are kept this long; older `since` values need a full sync. */
 const HISTORY_MS = 90 * 24 * 3600 * 1000;
 const MAX_NAME_LENGTH = 100;

@@ -5,7 +5,7 @@ import { oidcRoutes } from '#src/auth/oidc/oidc.routes.js';
 import { adminBackupRoutes } from '#src/backups/backups.routes.js';
 import { healthRoutes } from '#src/http/health.routes.js';
 import { adminInventoryRoutes } from '#src/inventories/inventories.routes.js';
-import { adminWebhookRoutes, expiryRoutes } from '#src/inventory/expiry/expiry.routes.js';
+import { adminWebhookRoutes, expiryRoutes } from '#src/expiry/expiry.routes.js';
 import { inventoryRoutes } from '#src/inventory/inventory.routes.js';
 import { messageRoutes } from '#src/messages/messages.routes.js';
 import { metricsRoutes } from '#src/metrics/metrics.routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExpiryDigest } from '#src/inventory/expiry/expiry.schemas.js';
+import type { ExpiryDigest } from '#src/expiry/expiry.schemas.js';
 import type { MessageDto } from '#src/messages/messages.mapper.js';
 import type { BusEvent, EventBus } from '#src/realtime/bus.js';
 import type { ServerFrame } from '#src/realtime/frames.js';

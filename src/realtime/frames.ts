@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { ExpiringItemSchema } from '#src/inventory/expiry/expiry.schemas.js';
+import { ExpiringItemSchema } from '#src/expiry/expiry.schemas.js';
 import { Nullable } from '#src/http/schemas.js';
 import { MessageSchema } from '#src/messages/messages.mapper.js';
 

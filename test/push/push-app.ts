@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { TestDialect } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { at, clockAt } from '#test/inventory/expiry-helpers.js';
+import { at, clockAt } from '#test/expiry/expiry-helpers.js';
 import { PUSH_ENV, deliveries, startDistributor, type Distributor } from './distributor.js';
 
 /**

@@ -3,7 +3,7 @@ import { inventoryNotice } from '#src/push/push.realtime.js';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';
-import { at, dayOffset } from '#test/inventory/expiry-helpers.js';
+import { at, dayOffset } from '#test/expiry/expiry-helpers.js';
 import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 import { sendMessage } from '#test/messages/helpers.js';
 import { startDistributor, subscribe, type Distributor } from './distributor.js';

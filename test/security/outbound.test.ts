@@ -7,7 +7,7 @@ import {
   clockAt,
   dayOffset,
   webhookReceiver,
-} from '#test/inventory/expiry-helpers.js';
+} from '#test/expiry/expiry-helpers.js';
 import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 const SECRET = 'long-enough-secret';

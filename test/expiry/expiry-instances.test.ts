@@ -3,7 +3,7 @@ import { describeOnPostgres } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';
 import { EXPIRY_ENV, at, clockAt, dayOffset, sign, webhookReceiver } from './expiry-helpers.js';
-import { call, itemBody, seedBasics, share } from './helpers.js';
+import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
 
 // Several instances on one database: the (inventory, day) row is the lease, not a timer per process.
 describeOnPostgres('expiry digest with two instances', () => {

@@ -4,9 +4,7 @@ import crypto from 'node:crypto';
 import type { DB } from '#src/db/types.js';
 import type { InventoriesService } from '#src/inventories/inventories.service.js';
 import type { EventBus } from '#src/realtime/bus.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import type { ItemsService } from '#src/inventory/items/items.service.js';
-import type { SettingsService } from '#src/inventory/settings/settings.service.js';
+import type { Caller, ItemsService, SettingsService } from '#src/inventory/inventory.service.js';
 import { webhookBody } from './expiry.digest.js';
 import * as repo from './expiry.repository.js';
 import {
@@ -60,13 +58,13 @@ export function createExpiryService(deps: {
     timeZone,
   });
 
-  async function settingsOf(inventoryId: string) {
-    const values = await deps.settings.get({ inventoryId });
+  async function settingsOf(caller: Caller) {
+    const values = await deps.settings.get(caller);
     return expirySettings(values[NOTICE_DAYS_KEY], values[DIGEST_HOUR_KEY]);
   }
 
-  async function expiringItems(inventoryId: string, today: string, withinDays: number) {
-    const rows = await deps.items.expiringBy({ inventoryId }, addDays(today, withinDays));
+  async function expiringItems(caller: Caller, today: string, withinDays: number) {
+    const rows = await deps.items.expiringBy(caller, addDays(today, withinDays));
     return rows.map((row): ExpiringItem => ({
       id: row.id,
       name: row.name,
@@ -81,7 +79,7 @@ export function createExpiryService(deps: {
 
   /** Claims and (when there is something to say) announces one inventory's digest for `day`. */
   async function digestOne(inventoryId: string, day: string, noticeDays: number, now: number) {
-    const items = await expiringItems(inventoryId, day, noticeDays);
+    const items = await expiringItems({ inventoryId }, day, noticeDays);
     const digest: ExpiryDigest = {
       type: 'expiryDigest',
       inventoryId,
@@ -139,10 +137,8 @@ export function createExpiryService(deps: {
   }
 
   return {
-    settingsOf,
-
     async settings(caller: Caller): Promise<ExpirySettings> {
-      return settingsOf(inventoryOf(caller));
+      return settingsOf(caller);
     },
 
     /** Stored in the inventory's shared settings, through the settings service (one change). */
@@ -153,18 +149,17 @@ export function createExpiryService(deps: {
       if (input.expiryDigestHour !== undefined)
         entries[DIGEST_HOUR_KEY] = String(input.expiryDigestHour);
       await deps.settings.merge(caller, entries);
-      return settingsOf(inventoryOf(caller));
+      return settingsOf(caller);
     },
 
     async expiring(caller: Caller, withinDays?: number) {
-      const inventoryId = inventoryOf(caller);
       const { day: today } = localTime(clock(), timeZone);
-      const days = withinDays ?? (await settingsOf(inventoryId)).expiryNoticeDays;
+      const days = withinDays ?? (await settingsOf(caller)).expiryNoticeDays;
       return {
         today,
         timeZone,
         withinDays: days,
-        items: await expiringItems(inventoryId, today, days),
+        items: await expiringItems(caller, today, days),
       };
     },
 

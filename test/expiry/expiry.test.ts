@@ -3,7 +3,7 @@ import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, type TestSocket } from '#test/helpers/ws.js';
 import { EXPIRY_ENV, at, clockAt, dayOffset, sign, webhookReceiver } from './expiry-helpers.js';
-import { call, itemBody, seedBasics, share } from './helpers.js';
+import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)('expiry alerts (%s)', (dialect) => {
   const clock = clockAt(at('07:00'));
