@@ -19,7 +19,7 @@ import {
 } from './inventories/inventories.service.js';
 import { connectExpiryToHub } from './expiry/expiry.realtime.js';
 import { createExpiryService, type ExpiryService } from './expiry/expiry.service.js';
-import { createWebhooks, type Webhooks } from './expiry/expiry.webhook.js';
+import { createWebhooks, type Webhooks } from './expiry/webhooks.service.js';
 import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
 import { connectMessagesToHub } from './messages/messages.realtime.js';
 import { createMessagesService, type MessagesService } from './messages/messages.service.js';

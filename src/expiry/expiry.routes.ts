@@ -13,7 +13,7 @@ import {
   WebhookSchema,
 } from './expiry.schemas.js';
 import type { ExpiryService } from './expiry.service.js';
-import type { Webhooks } from './expiry.webhook.js';
+import type { Webhooks } from './webhooks.service.js';
 
 /** /api/inventory/expiring and /api/inventory/expiry/settings: any signed-in user. */
 export const expiryRoutes: Routes<{ expiry: ExpiryService; guards: Guards }> =

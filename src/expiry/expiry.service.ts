@@ -5,7 +5,7 @@ import type { DB } from '#src/db/types.js';
 import type { InventoriesService } from '#src/inventories/inventories.service.js';
 import type { EventBus } from '#src/realtime/bus.js';
 import type { Caller, ItemsService, SettingsService } from '#src/inventory/inventory.service.js';
-import { webhookBody } from './expiry.digest.js';
+import { webhookBody } from './webhooks.mapper.js';
 import * as repo from './expiry.repository.js';
 import {
   DEFAULT_DIGEST_HOUR,
@@ -18,7 +18,7 @@ import {
   type ExpirySettings,
   type ExpirySettingsInput,
 } from './expiry.schemas.js';
-import { addDays, daysBetween, localTime } from './expiry.time.js';
+import { addDays, daysBetween, localTime } from './calendar.rules.js';
 
 /** A stored setting as a whole number in range; anything else reads as the default. */
 function wholeNumber(value: string | undefined, fallback: number, max: number): number {
