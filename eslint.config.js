@@ -10,6 +10,8 @@ import globals from 'globals';
  * - The shared layers (db, http, realtime, outbound, storage, config, i18n, metrics) import no
  *   feature's internals either; only the composition roots (src/*.ts, plugins/, cli/) wire
  *   everything, and even they never touch a repository.
+ * - The event bus is at the bottom: src/events/ imports only the config and the database
+ *   (every feature publishes on it; it knows none of them, nor the socket hub).
  * - A file imports from another folder through `#src/…` (package.json "imports"), never `../`.
  */
 const FEATURES = [
@@ -24,7 +26,17 @@ const FEATURES = [
   'resources',
   'users',
 ];
-const SHARED = ['config', 'db', 'http', 'i18n', 'metrics', 'outbound', 'realtime', 'storage'];
+const SHARED = [
+  'config',
+  'db',
+  'events',
+  'http',
+  'i18n',
+  'metrics',
+  'outbound',
+  'realtime',
+  'storage',
+];
 const PUBLIC_SURFACE = String.raw`(?:.+/)?[^/]+\.(?:service|schemas|mapper|rules)\.js$`;
 
 const climbing = {
@@ -40,6 +52,10 @@ const internalsOf = (own) => ({
   message:
     "Another feature's internals: import its *.service.ts, *.schemas.ts, *.mapper.ts or *.rules.ts",
 });
+const aboveTheBus = {
+  regex: String.raw`^#src/(?!events/|db/|config[./])`,
+  message: 'src/events/ is below every feature: it imports only src/config and src/db',
+};
 const restrict = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -84,6 +100,10 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  {
+    files: ['src/events/**/*.ts'],
+    rules: restrict(climbing, repositoryOf('events'), aboveTheBus),
+  },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: restrict(climbing),

@@ -26,7 +26,7 @@ import { createMessagesService, type MessagesService } from './messages/messages
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { createOutbound } from './outbound/outbound.js';
 import { createPushService, type PushService } from './push/push.service.js';
-import type { EventBus } from './realtime/bus.js';
+import type { EventBus } from './events/bus.js';
 import { createConnectReader } from './realtime/connect.js';
 import { createSocketHub, type SocketHub } from './realtime/hub.js';
 import { createReleasesService, type ReleasesService } from './releases/releases.service.js';

@@ -1,11 +1,7 @@
 import crypto from 'node:crypto';
-import {
-  createPgEventBus,
-  MAX_PAYLOAD_BYTES,
-  type BusEvent,
-  type EventBus,
-} from '#src/realtime/bus.js';
-import { createNatsEventBus } from '#src/realtime/bus.nats.js';
+import { MAX_PAYLOAD_BYTES, type BusEvent, type EventBus } from '#src/events/bus.js';
+import { createPgEventBus } from '#src/events/bus.notify.js';
+import { createNatsEventBus } from '#src/events/bus.nats.js';
 import type { Options } from '#bench/lib/options.js';
 import { ms, num, percentile, ratio, type Row } from '#bench/lib/report.js';
 import { DEFAULT_PG_URL } from '#bench/lib/target.js';

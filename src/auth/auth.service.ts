@@ -4,7 +4,7 @@ import { isValidPassword } from '#src/users/users.rules.js';
 import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { AppError, badRequest, notFound, unauthorized } from '#src/http/errors.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import type { Account, UsersService } from '#src/users/users.service.js';
 import * as repo from './auth.repository.js';
 import type { LoginResponse, SessionDto } from './auth.schemas.js';

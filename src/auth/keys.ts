@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, JwtKeysTable } from '#src/db/types.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import { deleteRetired, insertKey, listKeys, retireOthers } from './keys.repository.js';
 
 /** A key as the token code uses it: the HMAC key is the secret's UTF-8 bytes. */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import type { Account } from '#src/users/users.service.js';
 import * as repo from './sessions.repository.js';
 

@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '#src/composition.js';
 import type { Config } from '#src/config.js';
 import type { Database } from '#src/db/database.js';
-import type { EventBus } from '#src/realtime/bus.js';
 import { CliFailure } from './password.js';
 
 /** One line on stderr, prefixed `larder:`: the command line's only output besides results. */
@@ -57,8 +56,8 @@ export async function migrate(database: Database): Promise<string[]> {
 /**
  * The server's service graph (src/composition.ts) over the configured database (first migrated
  * when `options.migrate`), for one command.
- * The running servers hear what it publishes (PostgreSQL NOTIFY), but it subscribes to nothing:
- * pushes and socket frames stay the servers' work. It starts no analysis worker (no command
+ * The running servers hear what it publishes (on the servers' own bus: src/events/bus.factory.ts),
+ * but it subscribes to nothing: pushes and socket frames stay the servers' work. It starts no analysis worker (no command
  * analyzes a file) and loads no signing key unless the command asks for them.
  */
 export async function withServices<T>(
@@ -66,21 +65,14 @@ export async function withServices<T>(
   options: { migrate: boolean },
   fn: (services: AppContext) => Promise<T>,
 ): Promise<T> {
-  const [{ createServices }, bus] = await Promise.all([
+  const [{ createServices }, { createEventBus }] = await Promise.all([
     import('#src/composition.js'),
-    import('#src/realtime/bus.js'),
+    import('#src/events/bus.factory.js'),
   ]);
   const log = stderrLogger();
   return withDatabase(config, async (database) => {
     if (options.migrate) await migrate(database);
-    const connected: EventBus =
-      database.dialect === 'postgres'
-        ? await bus.createPgEventBus({
-            connection: database.pgConnection!,
-            schema: config.databaseSchema,
-            log,
-          })
-        : bus.createLocalEventBus(log);
+    const connected = await createEventBus(config, database, log);
     try {
       const { services, close } = createServices({
         config: { ...config, analyzeWorkers: 0 },

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import type { ConnectHandler } from '#src/realtime/connect.js';
 import type { ServerFrame } from '#src/realtime/frames.js';
 import type { ExpiryService } from './expiry.service.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import crypto from 'node:crypto';
 import type { DB } from '#src/db/types.js';
 import type { InventoriesService } from '#src/inventories/inventories.service.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import type { Caller, ItemsService, SettingsService } from '#src/inventory/inventory.service.js';
 import { webhookBody } from './webhooks.mapper.js';
 import * as repo from './expiry.repository.js';

@@ -3,7 +3,7 @@ import { isPostgres, type Executor } from '#src/db/executor.js';
 import { createGroupCommit } from '#src/db/group-commit.js';
 import type { DB } from '#src/db/types.js';
 import type { AppError } from '#src/http/errors.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import { timeSlicer } from '#src/db/prepared.js';
 import { noInventory } from './inventory.caller.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
 import { badRequest, notFound } from '#src/http/errors.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import { createMutate } from './inventory.mutate.js';
 import * as repo from './inventory.repository.js';
 import { createItemsService } from './items/items.service.js';

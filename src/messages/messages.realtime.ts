@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '#src/auth/auth.service.js';
-import type { BusEvent, EventBus } from '#src/realtime/bus.js';
+import type { BusEvent, EventBus } from '#src/events/bus.js';
 import type { ConnectHandler } from '#src/realtime/connect.js';
 import type { ClientFrameOf, ServerFrame } from '#src/realtime/frames.js';
-import { createRateLimiter } from '#src/realtime/rate-limit.js';
+import { createRateLimiter } from '#src/events/rate-limit.js';
 import { createBacklogMemory } from './backlog-memory.js';
 import type { MessagesService } from './messages.service.js';
 

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import type { Config } from '#src/config.js';
 import { createDatabase, type Database } from '#src/db/database.js';
 import { migrateToLatest } from '#src/db/migrate.js';
-import { createLocalEventBus, createPgEventBus, type EventBus } from '#src/realtime/bus.js';
-import { createNatsEventBus } from '#src/realtime/bus.nats.js';
+import type { EventBus } from '#src/events/bus.js';
+import { createEventBus } from '#src/events/bus.factory.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,7 +15,8 @@ declare module 'fastify' {
 
 /**
  * The database, migrated to the latest version before anything else runs, and the event bus
- * (NATS when LARDER_BUS_URL is set, else PostgreSQL LISTEN/NOTIFY, or in-process on SQLite).
+ * (src/events/bus.factory.ts: NATS when LARDER_BUS_URL is set, else PostgreSQL LISTEN/NOTIFY, or
+ * in-process on SQLite).
  * Registered first, so they close last.
  */
 async function database(app: FastifyInstance, options: { config: Config }): Promise<void> {
@@ -41,31 +41,6 @@ async function database(app: FastifyInstance, options: { config: Config }): Prom
   app.addHook('onClose', async () => {
     await bus.close();
     await database.destroy();
-  });
-}
-
-async function createEventBus(
-  config: Config,
-  database: Database,
-  log: FastifyInstance['log'],
-): Promise<EventBus> {
-  if (database.dialect !== 'postgres') return createLocalEventBus(log);
-  if (config.busUrl !== null) {
-    // the NOTIFY channel is per database without saying so; a NATS subject has to say it
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-      database.db,
-    );
-    return createNatsEventBus({
-      url: config.busUrl,
-      database: rows[0]!.name,
-      schema: config.databaseSchema,
-      log,
-    });
-  }
-  return createPgEventBus({
-    connection: database.pgConnection!,
-    schema: config.databaseSchema,
-    log,
   });
 }
 

@@ -6,7 +6,7 @@ import { createGroupCommit } from '#src/db/group-commit.js';
 import type { DB, PushDeliveriesTable } from '#src/db/types.js';
 import type { Metrics } from '#src/metrics/metrics.js';
 import type { Outbound } from '#src/outbound/outbound.js';
-import { createRateLimiter } from '#src/realtime/rate-limit.js';
+import { createRateLimiter } from '#src/events/rate-limit.js';
 import { storedForms, type PushNotice } from './push.payload.js';
 import * as repo from './push.repository.js';
 import { createPushSender, type VapidKeys } from './push.send.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExpiryDigest } from '#src/expiry/expiry.schemas.js';
 import type { MessageDto } from '#src/messages/messages.mapper.js';
-import type { BusEvent, EventBus } from '#src/realtime/bus.js';
+import type { BusEvent, EventBus } from '#src/events/bus.js';
 import type { ServerFrame } from '#src/realtime/frames.js';
 import { topicOf, type PushNotice } from './push.payload.js';
 import type { SubscriberIndex } from './push.subscribers.js';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import webpush from 'web-push';
 import type { SignedInUser } from '#src/auth/auth.service.js';
 import type { DB, PushSubscriptionsTable } from '#src/db/types.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import { AppError, badRequest, notFound } from '#src/http/errors.js';
 import type { Metrics } from '#src/metrics/metrics.js';
 import { OutboundError, type Outbound } from '#src/outbound/outbound.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
-import type { BusEvent } from '#src/realtime/bus.js';
+import type { BusEvent } from '#src/events/bus.js';
 import * as repo from './push.repository.js';
 
 /**

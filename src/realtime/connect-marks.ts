@@ -1,4 +1,4 @@
-import type { BusEvent } from './bus.js';
+import type { BusEvent } from '#src/events/bus.js';
 
 /** Where the bus events stood when a connect's query started. */
 export interface ConnectMark {

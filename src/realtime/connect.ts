@@ -2,7 +2,7 @@ import { isPostgres, type Executor } from '#src/db/executor.js';
 import { toAccount } from '#src/users/users.mapper.js';
 import type { Account } from '#src/users/users.service.js';
 import type { AuthUser } from '#src/auth/auth.service.js';
-import { createBatcher } from './batch.js';
+import { createBatcher } from '#src/events/batch.js';
 import {
   readConnect,
   readConnectMany,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { SignedInUser } from '#src/auth/auth.service.js';
-import type { BusEvent, EventBus } from './bus.js';
+import type { BusEvent, EventBus } from '#src/events/bus.js';
 import type { ConnectHandler, ConnectHints, ConnectRead, ReadConnect } from './connect.js';
 import { createConnectMarks, type ConnectMark } from './connect-marks.js';
 import { createConnectionRegistry, sendFrame, type Connection } from './connections.js';

@@ -5,7 +5,7 @@ import type { AuthUser, SignedInUser } from '#src/auth/auth.service.js';
 import { sendFrame, type Connection } from './connections.js';
 import type { ClientFrame, ClientFrameOf, ClientFrameType } from './frames.js';
 import { ClientFrameSchema, type ErrorFrame, type ServerFrame } from './frames.js';
-import { createRateLimiter } from './rate-limit.js';
+import { createRateLimiter } from '#src/events/rate-limit.js';
 
 /** Per user, all sockets together: frames per second, and the burst allowed above that rate. */
 export const FRAMES_PER_SECOND = 100;

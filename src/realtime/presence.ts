@@ -1,4 +1,4 @@
-import type { BusEvent, EventBus } from './bus.js';
+import type { BusEvent, EventBus } from '#src/events/bus.js';
 
 type PresenceEvent = Extract<BusEvent, { type: 'presence' | 'presenceSnapshot' }>;
 

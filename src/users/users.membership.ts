@@ -3,7 +3,7 @@ import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { notFound } from '#src/http/errors.js';
 import type { InventoriesService } from '#src/inventories/inventories.service.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import * as repo from './users.repository.js';
 import { toUser, type User } from './users.mapper.js';
 

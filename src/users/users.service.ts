@@ -5,7 +5,7 @@ import { isUniqueViolation, type Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#src/http/errors.js';
 import type { InventoriesService } from '#src/inventories/inventories.service.js';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import { createMembership } from './users.membership.js';
 import * as repo from './users.repository.js';
 import { toAccount, toUser, type Account, type User } from './users.mapper.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
 import {
   DIALECTS,
   createUser,

@@ -1,11 +1,11 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusEvent } from '#src/realtime/bus.js';
-import { natsSubject } from '#src/realtime/bus.nats.js';
+import type { BusEvent } from '#src/events/bus.js';
+import { natsSubject } from '#src/events/bus.nats.js';
 import { HAS_POSTGRES } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { waitFor } from '#test/helpers/ws.js';
-import { NATS_URL } from './nats-helpers.js';
+import { NATS_URL } from '#test/events/nats-helpers.js';
 import { inventoryChangeCrosses, messageCrosses } from './two-instances-helpers.js';
 
 const why = !HAS_POSTGRES

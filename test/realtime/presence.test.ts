@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BusEvent, EventBus } from '#src/realtime/bus.js';
+import type { BusEvent, EventBus } from '#src/events/bus.js';
 import { createPresence, PRESENCE_COALESCE_MS } from '#src/realtime/presence.js';
 
 /** The presence of one instance, publishing into a list (the bus is not under test here). */

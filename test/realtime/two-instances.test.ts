@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { BusEvent } from '#src/realtime/bus.js';
+import type { BusEvent } from '#src/events/bus.js';
 import { describeOnPostgres } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';

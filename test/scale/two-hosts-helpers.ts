@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe } from 'vitest';
 import { destroyTestEnvironment, HAS_POSTGRES, testEnvironment } from '#test/helpers/app.js';
 import { startServer, type ServerProcess } from '#test/helpers/server-process.js';
-import { NATS_URL } from '#test/realtime/nats-helpers.js';
+import { NATS_URL } from '#test/events/nats-helpers.js';
 import { multipart, type Part } from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from '#test/storage/s3-peer.js';
 

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#src/config.js';
-import { MAX_PAYLOAD_BYTES, type BusEvent, type EventBus } from '#src/realtime/bus.js';
-import { createNatsEventBus, natsOptions, natsSubject } from '#src/realtime/bus.nats.js';
+import { MAX_PAYLOAD_BYTES, type BusEvent, type EventBus } from '#src/events/bus.js';
+import { createNatsEventBus, natsOptions, natsSubject } from '#src/events/bus.nats.js';
 import { freePort, relayTo } from '#test/helpers/tcp.js';
 import { waitFor } from '#test/helpers/ws.js';
 import { NATS_URL, describeOnNats } from './nats-helpers.js';
@@ -163,6 +163,8 @@ describeOnNats('the NATS event bus', () => {
     const proxy = await startProxy(new URL(NATS_URL!));
     const { lines, log } = recordingLog();
     const c = await open({ url: `nats://127.0.0.1:${proxy.port}`, log });
+    let reconnects = 0;
+    c.onReconnect(() => void (reconnects += 1));
     try {
       const onC = hear(c);
       const onB = hear(b);
@@ -182,6 +184,7 @@ describeOnNats('the NATS event bus', () => {
       await waitFor(() => onB.length === 2 && onC.length === 2);
       expect(onB).toEqual([updated(3), updated(4)]); // nothing refused arrived later
       expect(onC).toEqual([updated(3), updated(4)]); // and c subscribed again
+      expect(reconnects).toBe(1); // its reconnect handlers ran once
     } finally {
       await c.close();
       await proxy.stop();

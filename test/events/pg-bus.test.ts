@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPgEventBus, type EventBus } from '#src/realtime/bus.js';
+import type { EventBus } from '#src/events/bus.js';
+import { createPgEventBus } from '#src/events/bus.notify.js';
+import pg from 'pg';
 import { describeOnPostgres } from '#test/helpers/app.js';
+import { waitFor } from '#test/helpers/ws.js';
 
 const silent = { warn() {}, error() {}, info() {}, debug() {} } as never;
 
@@ -38,6 +41,30 @@ describeOnPostgres('the PostgreSQL event bus', () => {
       expect(received).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
     } finally {
       unsubscribe();
+    }
+  });
+
+  it('after its LISTEN connection is cut it listens again and runs its reconnect handlers', async () => {
+    const own = `${schema}_cut`; // its own channel: the other buses keep theirs
+    const c = await createPgEventBus({ connection, schema: own, log: silent });
+    let reconnects = 0;
+    c.onReconnect(() => void (reconnects += 1));
+    const heard: number[] = [];
+    c.subscribe((event) => void (event.type === 'inventoryUpdated' && heard.push(event.revision)));
+    const admin = new pg.Client(connection);
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where query = $1',
+        [`LISTEN larder_events_${own}`],
+      );
+      expect(rowCount).toBeGreaterThan(0);
+      await waitFor(() => reconnects === 1, 10_000);
+      await c.publish({ type: 'inventoryUpdated', inventoryId: 'inv', revision: 7 });
+      await waitFor(() => heard.includes(7));
+    } finally {
+      await admin.end();
+      await c.close();
     }
   });
 

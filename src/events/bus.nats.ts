@@ -83,6 +83,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
   } catch (err) {
     throw new Error(`the event bus at nats://${server} is unreachable: ${(err as Error).message}`);
   }
+  const subscribers = new Subscribers(log);
   let connected = true;
   let closed = false;
   void (async () => {
@@ -93,13 +94,13 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       } else if (status.type === 'reconnect') {
         connected = true;
         log.info({ server }, 'event bus reconnected');
+        subscribers.reconnected();
       } else if (status.type === 'error') {
         log.warn({ err: status.error }, 'event bus error');
       }
     }
   })().catch((err: unknown) => log.error({ err }, 'event bus status stopped'));
 
-  const subscribers = new Subscribers(log);
   nc.subscribe(subject, {
     callback(err, msg) {
       if (err) return log.warn({ err }, 'event bus subscription error');
@@ -128,6 +129,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
         return sender.enqueue(payload);
       },
       subscribe: (handler) => subscribers.add(handler),
+      onReconnect: (handler) => subscribers.addReconnect(handler),
       async close() {
         if (closed) return;
         closed = true;

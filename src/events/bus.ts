@@ -1,7 +1,4 @@
-import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { loadPg } from '#src/db/pg.js';
-import { createBatcher } from './batch.js';
 
 /**
  * Domain events published after a transaction commits. The socket hub turns them into frames
@@ -43,13 +40,17 @@ export interface EventBus {
    */
   publishAfterCommit(event: BusEvent): Promise<void>;
   subscribe(handler: BusHandler): () => void;
+  /**
+   * `handler` runs each time the transport is back after it lost its connection (never on the
+   * in-process bus). Events published meanwhile may never have reached this instance: whatever
+   * the sockets here learn only from events is to be caught up from the database in a handler.
+   */
+  onReconnect(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
 /** The largest event in JSON, whichever bus carries it (NOTIFY's 8000 bytes, with room to spare). */
 export const MAX_PAYLOAD_BYTES = 7900;
-/** At most this many events go in one NOTIFY statement (the rest wait for the next). */
-const MAX_EVENTS_PER_NOTIFY = 200;
 
 /** The event as the buses carry it; one over MAX_PAYLOAD_BYTES is refused on every bus alike. */
 export function encodeEvent(event: BusEvent): string {
@@ -60,12 +61,18 @@ export function encodeEvent(event: BusEvent): string {
   return payload;
 }
 
+/** A transport's subscribers: its event handlers, and those that run when it reconnects. */
 export class Subscribers {
   private readonly handlers = new Set<BusHandler>();
+  private readonly reconnectHandlers = new Set<() => void>();
   constructor(private readonly log: FastifyBaseLogger) {}
   add(handler: BusHandler): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
+  }
+  addReconnect(handler: () => void): () => void {
+    this.reconnectHandlers.add(handler);
+    return () => this.reconnectHandlers.delete(handler);
   }
   dispatch(event: BusEvent): void {
     for (const handler of this.handlers) {
@@ -73,6 +80,16 @@ export class Subscribers {
         handler(event);
       } catch (err) {
         this.log.error({ err, eventType: event.type }, 'event handler failed');
+      }
+    }
+  }
+  /** The transport is back: every reconnect handler runs (a failure is logged). */
+  reconnected(): void {
+    for (const handler of this.reconnectHandlers) {
+      try {
+        handler();
+      } catch (err) {
+        this.log.error({ err }, 'event bus reconnect handler failed');
       }
     }
   }
@@ -105,80 +122,8 @@ export function createLocalEventBus(log: FastifyBaseLogger): EventBus {
         queueMicrotask(() => subscribers.dispatch(event));
       },
       subscribe: (handler) => subscribers.add(handler),
+      onReconnect: () => () => {}, // one process: nothing to lose, nothing to reconnect
       async close() {},
-    },
-    log,
-  );
-}
-
-/**
- * Several processes on one PostgreSQL: every event goes through NOTIFY on a channel per schema
- * and comes back to every instance (this one included) through its LISTEN connection.
- */
-export async function createPgEventBus(options: {
-  connection: pg.ClientConfig;
-  schema: string;
-  log: FastifyBaseLogger;
-}): Promise<EventBus> {
-  const { log } = options;
-  const pg = await loadPg();
-  const channel = `larder_events_${options.schema}`;
-  const subscribers = new Subscribers(log);
-  const publisher = new pg.Pool({ ...options.connection, max: 2 });
-  publisher.on('error', (err) => log.warn({ err }, 'event bus publisher connection error'));
-  let listener: pg.Client | null = null;
-  let closed = false;
-  let retryTimer: NodeJS.Timeout | null = null;
-
-  const connect = async (): Promise<void> => {
-    const client = new pg.Client(options.connection);
-    client.on('notification', (msg) => {
-      if (msg.channel !== channel || !msg.payload) return;
-      try {
-        subscribers.dispatch(JSON.parse(msg.payload) as BusEvent);
-      } catch (err) {
-        log.warn({ err }, 'unreadable event on the bus');
-      }
-    });
-    const reconnect = (err?: Error) => {
-      if (closed || listener !== client) return;
-      listener = null;
-      log.warn({ err }, 'event bus connection lost; reconnecting');
-      client.end().catch(() => {});
-      retryTimer = setTimeout(() => void connect().catch(() => reconnect()), 1000);
-    };
-    client.on('error', reconnect);
-    client.on('end', () => reconnect());
-    listener = client;
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
-  };
-  await connect();
-
-  // Events published while a NOTIFY is on its way go together in the next one: one statement
-  // (one round trip, one transaction) for the batch, in publication order (unnest yields the
-  // array in order, and pg_notify runs once per row as they come)
-  const sender = createBatcher<string>(async (payloads) => {
-    await publisher.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
-      channel,
-      payloads,
-    ]);
-  }, MAX_EVENTS_PER_NOTIFY);
-
-  return withPublishAfterCommit(
-    {
-      async publish(event) {
-        return sender.enqueue(encodeEvent(event));
-      },
-      subscribe: (handler) => subscribers.add(handler),
-      async close() {
-        closed = true;
-        if (retryTimer) clearTimeout(retryTimer);
-        sender.rejectWaiting(new Error('the event bus is closed'));
-        const client = listener;
-        listener = null;
-        await Promise.allSettled([client?.end(), publisher.end()]);
-      },
     },
     log,
   );

@@ -1,0 +1,90 @@
+import type pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import { loadPg } from '#src/db/pg.js';
+import { createBatcher } from './batch.js';
+import {
+  Subscribers,
+  encodeEvent,
+  withPublishAfterCommit,
+  type BusEvent,
+  type EventBus,
+} from './bus.js';
+
+/** At most this many events go in one NOTIFY statement (the rest wait for the next). */
+const MAX_EVENTS_PER_NOTIFY = 200;
+
+/**
+ * Several processes on one PostgreSQL: every event goes through NOTIFY on a channel per schema
+ * and comes back to every instance (this one included) through its LISTEN connection.
+ */
+export async function createPgEventBus(options: {
+  connection: pg.ClientConfig;
+  schema: string;
+  log: FastifyBaseLogger;
+}): Promise<EventBus> {
+  const { log } = options;
+  const pg = await loadPg();
+  const channel = `larder_events_${options.schema}`;
+  const subscribers = new Subscribers(log);
+  const publisher = new pg.Pool({ ...options.connection, max: 2 });
+  publisher.on('error', (err) => log.warn({ err }, 'event bus publisher connection error'));
+  let listener: pg.Client | null = null;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  /** `again`: after a lost connection, so the reconnect handlers run once it listens */
+  const connect = async (again: boolean): Promise<void> => {
+    const client = new pg.Client(options.connection);
+    client.on('notification', (msg) => {
+      if (msg.channel !== channel || !msg.payload) return;
+      try {
+        subscribers.dispatch(JSON.parse(msg.payload) as BusEvent);
+      } catch (err) {
+        log.warn({ err }, 'unreadable event on the bus');
+      }
+    });
+    const reconnect = (err?: Error) => {
+      if (closed || listener !== client) return;
+      listener = null;
+      log.warn({ err }, 'event bus connection lost; reconnecting');
+      client.end().catch(() => {});
+      retryTimer = setTimeout(() => void connect(true).catch(() => reconnect()), 1000);
+    };
+    client.on('error', reconnect);
+    client.on('end', () => reconnect());
+    listener = client;
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+    if (again) subscribers.reconnected();
+  };
+  await connect(false);
+
+  // Events published while a NOTIFY is on its way go together in the next one: one statement
+  // (one round trip, one transaction) for the batch, in publication order (unnest yields the
+  // array in order, and pg_notify runs once per row as they come)
+  const sender = createBatcher<string>(async (payloads) => {
+    await publisher.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
+      channel,
+      payloads,
+    ]);
+  }, MAX_EVENTS_PER_NOTIFY);
+
+  return withPublishAfterCommit(
+    {
+      async publish(event) {
+        return sender.enqueue(encodeEvent(event));
+      },
+      subscribe: (handler) => subscribers.add(handler),
+      onReconnect: (handler) => subscribers.addReconnect(handler),
+      async close() {
+        closed = true;
+        if (retryTimer) clearTimeout(retryTimer);
+        sender.rejectWaiting(new Error('the event bus is closed'));
+        const client = listener;
+        listener = null;
+        await Promise.allSettled([client?.end(), publisher.end()]);
+      },
+    },
+    log,
+  );
+}
