@@ -118,5 +118,14 @@ export default tseslint.config(
   {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+    // the browser code names its imports too (#web/…, package.json "imports", which Vite and
+    // tsc both resolve), and takes nothing of the server but its catalogues
+    rules: restrict(
+      { ...climbing, message: 'Import from another folder through #web/… or #src/i18n/…, not ../' },
+      {
+        regex: String.raw`^#src/(?!i18n/)`,
+        message: "The browser bundle takes only src/i18n of the server's code",
+      },
+    ),
   },
 );

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { onSessionExpired } from './api/client.ts';
-import { loadSession, type Session } from './api/session.ts';
+import { onSessionExpired } from '#web/admin/api/client.ts';
+import { loadSession, type Session } from '#web/admin/api/session.ts';
 import { t } from './i18n.ts';
-import { Login } from './Login.tsx';
+import { SignIn } from '#web/admin/sign-in/SignIn.tsx';
 import { Shell } from './Shell.tsx';
 
 /** Sign-in form or the administration, depending on the session in this tab. */
@@ -19,7 +19,7 @@ export function App() {
 
   if (!session) {
     return (
-      <Login
+      <SignIn
         notice={notice}
         onSignedIn={(s) => {
           setNotice(null);

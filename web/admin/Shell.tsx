@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api } from './api/client.ts';
-import { clearSession, loadSession, type Session } from './api/session.ts';
-import { tabFromUrl, Tabs, type TabId } from './components/Tabs.tsx';
+import { signOut } from '#web/admin/sign-in/sign-in.api.ts';
+import { clearSession, loadSession, type Session } from '#web/admin/api/session.ts';
+import { tabFromUrl, Tabs, type TabId } from '#web/admin/components/Tabs.tsx';
 import { FeedbackContext, type Feedback } from './feedback.ts';
 import { t } from './i18n.ts';
-import { AccountTab } from './account/AccountTab.tsx';
-import { BackupsTab } from './tabs/BackupsTab.tsx';
-import { InventoriesTab } from './tabs/InventoriesTab.tsx';
-import { ResourcesTab } from './resources/ResourcesTab.tsx';
-import { UsersTab } from './tabs/UsersTab.tsx';
+import { AccountTab } from '#web/admin/account/AccountTab.tsx';
+import { BackupsTab } from '#web/admin/backups/BackupsTab.tsx';
+import { InventoriesTab } from '#web/admin/inventories/InventoriesTab.tsx';
+import { ResourcesTab } from '#web/admin/resources/ResourcesTab.tsx';
+import { UsersTab } from '#web/admin/users/UsersTab.tsx';
 
 /** The signed-in administration: header, tabs (the current one in the URL), success messages. */
 export function Shell(props: { session: Session; onSignedOut: () => void }) {
@@ -42,11 +42,11 @@ export function Shell(props: { session: Session; onSignedOut: () => void }) {
     [revision],
   );
 
-  const signOut = async () => {
+  const leave = async () => {
     setSigningOut(true);
     const refreshToken = loadSession()?.refreshToken;
     try {
-      if (refreshToken) await api('POST', '/api/auth/logout', { refreshToken });
+      if (refreshToken) await signOut(refreshToken);
     } catch {
       // the session ends locally either way
     }
@@ -61,7 +61,7 @@ export function Shell(props: { session: Session; onSignedOut: () => void }) {
           <h1>{t('app.title')}</h1>
           <div class="who">
             <span>{t('app.signedInAs', { name: props.session.username })}</span>
-            <button type="button" onClick={() => void signOut()} disabled={signingOut}>
+            <button type="button" onClick={() => void leave()} disabled={signingOut}>
               {signingOut ? t('app.signingOut') : t('app.signOut')}
             </button>
           </div>

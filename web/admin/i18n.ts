@@ -1,10 +1,5 @@
-import {
-  createTranslator,
-  pickLanguage,
-  type Catalogue,
-  type Vars,
-} from '../../src/i18n/translate.ts';
-import type { Messages } from '../../src/i18n/locales/en.ts';
+import { createTranslator, pickLanguage, type Catalogue, type Vars } from '#src/i18n/translate.ts';
+import type { Messages } from '#src/i18n/locales/en.ts';
 
 type Key = keyof Messages;
 /** a key with plural variants is called by its base name: t('items', { count }) */
@@ -14,7 +9,7 @@ type PluralBase = Key extends infer K ? (K extends `${infer B}_other` ? B : neve
  * The admin interface's language: the browser's (navigator.languages), from the catalogues in
  * src/i18n/locales/ — every file there is bundled, so adding a language is adding one file.
  */
-const modules = import.meta.glob<{ default: Catalogue }>('../../src/i18n/locales/*.ts', {
+const modules = import.meta.glob<{ default: Catalogue }>('#src/i18n/locales/*.ts', {
   eager: true,
 });
 const catalogues = new Map(Object.values(modules).map((m) => [m.default.lang, m.default]));

@@ -1,7 +1,7 @@
 import { ChangeOwnPassword } from './ChangeOwnPassword.tsx';
 import { ProviderLink } from './ProviderLink.tsx';
 import { Sessions } from './Sessions.tsx';
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
 
 /** The signed-in admin's own account: password, identity provider link, signed-in devices. */
 export function AccountTab() {

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, sessionFromLogin } from '../api/client.ts';
-import { saveSession } from '../api/session.ts';
-import type { LoginResponse } from '../api/types.ts';
-import { passwordInput, Submit } from '../components/form.tsx';
-import { ErrorMessage, Field } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { useSubmit } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import { sessionFromLogin } from '#web/admin/api/client.ts';
+import { saveSession } from '#web/admin/api/session.ts';
+import { passwordInput, Submit } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { useSubmit } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { changeOwnPassword } from './account.api.ts';
 
 /**
  * POST /api/auth/password: the server ends every other session and answers like a sign-in, so
@@ -18,10 +18,7 @@ export function ChangeOwnPassword() {
   const feedback = useFeedback();
   const { action, submit } = useSubmit(
     async () => {
-      const body = await api<LoginResponse>('POST', '/api/auth/password', {
-        currentPassword: current,
-        newPassword: next,
-      });
+      const body = await changeOwnPassword(current, next);
       saveSession(sessionFromLogin(body));
     },
     () => {

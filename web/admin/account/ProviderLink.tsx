@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { User } from '../api/types.ts';
-import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { useAction, useLoad } from '../hooks.ts';
-import { t } from '../i18n.ts';
-import { oidcErrorMessage, useOidcInfo } from '../oidc/oidc.ts';
-import { takeOidcRedirect } from '../oidc/redirect.ts';
+import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { useAction, useLoad } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { oidcErrorMessage, useOidcInfo } from '#web/admin/sign-in/oidc.ts';
+import { takeOidcRedirect } from '#web/admin/sign-in/oidc-redirect.ts';
+import { myAccount, startProviderLink, unlinkProvider } from './account.api.ts';
 
 /**
  * Link / Unlink this account with the identity provider (hidden when none is set up). Linking
@@ -15,7 +14,7 @@ import { takeOidcRedirect } from '../oidc/redirect.ts';
 export function ProviderLink() {
   const { info } = useOidcInfo();
   const feedback = useFeedback();
-  const me = useLoad(() => api<User>('GET', '/api/auth/me'), [feedback.revision]);
+  const me = useLoad(() => myAccount(), [feedback.revision]);
   const action = useAction();
   const [redirect] = useState(() => takeOidcRedirect(['linked', 'error']));
   const justLinked = redirect?.kind === 'linked';
@@ -25,11 +24,11 @@ export function ProviderLink() {
 
   const link = () =>
     void action.run(async () => {
-      const { url } = await api<{ url: string }>('POST', '/api/auth/oidc/link', {});
+      const { url } = await startProviderLink();
       location.assign(url);
     });
   const unlink = async () => {
-    if (await action.run(() => api('DELETE', '/api/auth/oidc/link'))) {
+    if (await action.run(() => unlinkProvider())) {
       feedback.changed(t('account.unlinked', { label }));
     }
   };

@@ -1,27 +1,22 @@
-import { api } from '../api/client.ts';
-import type { SignedInSession as SignedInDevice } from '../api/types.ts';
-import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { formatDateTime } from '../format.ts';
-import { useAction, useLoad } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { SignedInSession as SignedInDevice } from '#web/admin/api/types.ts';
+import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { formatDateTime } from '#web/admin/format.ts';
+import { useAction, useLoad } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { endSession, listSessions } from './account.api.ts';
 
 /** The admin's signed-in devices, each with a sign-out button (this one excepted). */
 export function Sessions() {
   const feedback = useFeedback();
-  const list = useLoad(
-    () => api<SignedInDevice[]>('GET', '/api/auth/sessions'),
-    [feedback.revision],
-  );
+  const list = useLoad(() => listSessions(), [feedback.revision]);
   const action = useAction();
   const sessions = [...(list.data ?? [])].sort(
     (a, b) => Number(b.current) - Number(a.current) || (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0),
   );
 
   const signOut = async (session: SignedInDevice) => {
-    const ok = await action.run(() =>
-      api('DELETE', `/api/auth/sessions/${encodeURIComponent(session.id)}`),
-    );
+    const ok = await action.run(() => endSession(session.id));
     if (ok) feedback.changed(t('account.deviceSignedOut'));
   };
 

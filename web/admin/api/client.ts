@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
 
 export const SESSION_EXPIRED = () => t('app.sessionExpired');
 

@@ -1,4 +1,4 @@
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
 import { ApiError, freshAccessToken, SESSION_EXPIRED } from './client.ts';
 
 /** Upload progress: bytes sent so far out of total. */

@@ -1,4 +1,4 @@
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
 
 export const TAB_IDS = ['users', 'inventories', 'resources', 'backups', 'account'] as const;
 export type TabId = (typeof TAB_IDS)[number];

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { Vars } from '../../../src/i18n/translate.ts';
-import { downloadWithToken } from '../api/client.ts';
-import { errorMessage } from '../format.ts';
-import { t } from '../i18n.ts';
+import type { Vars } from '#src/i18n/translate.ts';
+import { downloadWithToken } from '#web/admin/api/client.ts';
+import { errorMessage } from '#web/admin/format.ts';
+import { t } from '#web/admin/i18n.ts';
 import { ConfirmButton } from './ui.tsx';
 
 /** Downloads a file with the session's token; why the last try failed stays in `error`. */

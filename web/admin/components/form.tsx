@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
-import type { Action } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { Action } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
 import { BusyButton, ErrorMessage } from './ui.tsx';
 
 /** Props that tie an input to a piece of state: its value, and the setter it calls as one types. */

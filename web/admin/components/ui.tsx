@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
 
 /** An error from the server, announced to screen readers. */
 export function ErrorMessage({ message }: { message: string | null }) {

@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { AnalyzedResource, Resource, TagSuggestion } from '../api/types.ts';
-import { uploadForm } from '../api/upload.ts';
-import { BusyButton, ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
-import { errorMessage } from '../format.ts';
-import { useAction } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { AnalyzedResource, Resource, TagSuggestion } from '#web/admin/api/types.ts';
+import { BusyButton, ErrorMessage, Field, ProgressBar } from '#web/admin/components/ui.tsx';
+import { errorMessage } from '#web/admin/format.ts';
+import { useAction } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
 import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
 import { ReviewForm } from './ReviewForm.tsx';
+import { analyzeFile, confirmAnalyzed } from './resources.api.ts';
 
 const ANALYZE_ACCEPT = '.pdf,.epub,.png,.jpg,.jpeg,.webp,.gif,.zip,.7z';
 const ARCHIVE = /\.(zip|7z)$/i;
@@ -43,13 +42,9 @@ export function AnalyzeUpload(props: {
         continue;
       }
       setProgress({ name: file.name, value: 0 });
-      const form = new FormData();
-      form.append('file', file, file.name);
       try {
-        const found = await uploadForm<AnalyzedResource[]>(
-          '/api/admin/resources/analyze',
-          form,
-          (sent, total) => setProgress({ name: file.name, value: sent / total }),
+        const found = await analyzeFile(file, (sent, total) =>
+          setProgress({ name: file.name, value: sent / total }),
         );
         if (found.length === 0)
           setNotes((n) => [...n, t('resources.noneFound', { name: file.name })]);
@@ -78,19 +73,7 @@ export function AnalyzeUpload(props: {
     let added = 0;
     await addAll.run(async () => {
       for (const { key, analyzed: a } of waiting) {
-        const stored = await api<Resource>('POST', '/api/admin/resources/confirm', {
-          filename: a.filename,
-          fileFormat: a.fileFormat,
-          mimeType: a.mimeType,
-          fileSize: a.fileSize,
-          title: a.title,
-          description: a.description,
-          author: a.author,
-          tags: a.tags,
-          language: a.language,
-          edition: a.edition,
-          releaseDate: a.releaseDate,
-        });
+        const stored = await confirmAnalyzed(a, a);
         added += 1;
         drop(key);
         props.onConfirmed(stored);

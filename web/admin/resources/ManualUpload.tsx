@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { Resource, TagSuggestion } from '../api/types.ts';
-import { uploadForm } from '../api/upload.ts';
-import { Submit } from '../components/form.tsx';
-import { ErrorMessage, Field, ProgressBar } from '../components/ui.tsx';
-import { useAction } from '../hooks.ts';
+import type { Resource, TagSuggestion } from '#web/admin/api/types.ts';
+import { Submit } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field, ProgressBar } from '#web/admin/components/ui.tsx';
+import { useAction } from '#web/admin/hooks.ts';
 import { MetadataFields, metadataOf, toWire, type Metadata } from './MetadataFields.tsx';
 import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
+import { uploadResource } from './resources.api.ts';
 
 const EMPTY = metadataOf({ title: '', description: '', tags: [] });
 
@@ -47,9 +47,7 @@ export function ManualUpload(props: {
     let stored: Resource | null = null;
     const target = event.target as HTMLFormElement;
     const ok = await action.run(async () => {
-      stored = await uploadForm<Resource>('/api/admin/resources', form, (sent, total) =>
-        setProgress(sent / total),
-      );
+      stored = await uploadResource(form, (sent, total) => setProgress(sent / total));
     });
     if (ok && stored) {
       setDone((stored as Resource).title);

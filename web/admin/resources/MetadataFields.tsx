@@ -1,8 +1,8 @@
-import type { TagSuggestion } from '../api/types.ts';
-import { Field } from '../components/ui.tsx';
+import type { TagSuggestion } from '#web/admin/api/types.ts';
+import { Field } from '#web/admin/components/ui.tsx';
 import { Markdown } from './Markdown.tsx';
 import { TagInput } from './TagInput.tsx';
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
 
 /** The metadata an admin reviews or types in before a file joins the catalog. */
 export interface Metadata {

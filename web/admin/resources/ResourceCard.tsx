@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { Resource, TagSuggestion } from '../api/types.ts';
-import { DownloadAndDelete, useDownload } from '../components/download.tsx';
-import { FormActions } from '../components/form.tsx';
-import { ErrorMessage } from '../components/ui.tsx';
-import { formatBytes, formatDate } from '../format.ts';
-import { useAction } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { Resource, TagSuggestion } from '#web/admin/api/types.ts';
+import { DownloadAndDelete, useDownload } from '#web/admin/components/download.tsx';
+import { FormActions } from '#web/admin/components/form.tsx';
+import { ErrorMessage } from '#web/admin/components/ui.tsx';
+import { formatBytes, formatDate } from '#web/admin/format.ts';
+import { useAction } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
 import { Markdown } from './Markdown.tsx';
 import { MetadataFields, metadataOf, toWire, type Metadata } from './MetadataFields.tsx';
+import { deleteResource, downloadPath, updateResource } from './resources.api.ts';
 
 /** One catalog entry: facts, tags, description (rendered safely), edit in place, download, delete. */
 export function ResourceCard(props: {
@@ -22,17 +22,15 @@ export function ResourceCard(props: {
   const [saved, setSaved] = useState(false);
   const download = useDownload();
   const filename = `${r.title.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 120) || r.guid}.${r.fileFormat}`;
-  const url = `/api/admin/resources/${encodeURIComponent(r.guid)}`;
-  const file = `/api/resources/${encodeURIComponent(r.guid)}/download`;
 
   const remove = async () => {
-    if (await action.run(() => api('DELETE', url))) props.onChanged();
+    if (await action.run(() => deleteResource(r.guid))) props.onChanged();
   };
   const save = async (event: Event) => {
     event.preventDefault();
     if (!editing) return;
     const body = toWire(editing);
-    if (await action.run(() => api<Resource>('PATCH', url, body))) {
+    if (await action.run(() => updateResource(r.guid, body))) {
       setEditing(null);
       setSaved(true);
       props.onChanged();
@@ -104,7 +102,7 @@ export function ResourceCard(props: {
           texts="resources"
           vars={{ title: r.title }}
           busy={action.busy}
-          onDownload={() => download.start(file, filename)}
+          onDownload={() => download.start(downloadPath(r.guid), filename)}
           onDelete={() => void remove()}
         />
       </div>

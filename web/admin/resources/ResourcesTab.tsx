@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { Resource, TagSuggestion } from '../api/types.ts';
-import { bindText } from '../components/form.tsx';
-import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
-import { useLoad } from '../hooks.ts';
+import { bindText } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field, Loading } from '#web/admin/components/ui.tsx';
+import { useLoad } from '#web/admin/hooks.ts';
 import { AnalyzeUpload } from './AnalyzeUpload.tsx';
 import { ManualUpload } from './ManualUpload.tsx';
 import { ResourceCard } from './ResourceCard.tsx';
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
+import { searchResources, tagSuggestions } from './resources.api.ts';
 
 /** The two ways to add a resource, in the order the switch shows them. */
 const MODES = [
@@ -29,14 +28,8 @@ export function ResourcesTab() {
     return () => clearTimeout(timer);
   }, [query]);
 
-  const tags = useLoad(() => api<TagSuggestion[]>('GET', '/api/admin/resources/tags'), [revision]);
-  const list = useLoad(() => {
-    const params = new URLSearchParams();
-    if (debounced) params.set('q', debounced);
-    if (tag) params.set('tag', tag);
-    const qs = params.toString();
-    return api<Resource[]>('GET', `/api/resources${qs ? `?${qs}` : ''}`);
-  }, [debounced, tag, revision]);
+  const tags = useLoad(tagSuggestions, [revision]);
+  const list = useLoad(() => searchResources({ q: debounced, tag }), [debounced, tag, revision]);
   const suggestions = [...(tags.data ?? [])].sort(
     (a, b) => b.count - a.count || a.tag.localeCompare(b.tag),
   );

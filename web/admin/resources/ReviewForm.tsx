@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { AnalyzedResource, Resource, TagSuggestion } from '../api/types.ts';
-import { FormActions } from '../components/form.tsx';
-import { formatBytes } from '../format.ts';
-import { useAction } from '../hooks.ts';
+import type { AnalyzedResource, Resource, TagSuggestion } from '#web/admin/api/types.ts';
+import { FormActions } from '#web/admin/components/form.tsx';
+import { formatBytes } from '#web/admin/format.ts';
+import { useAction } from '#web/admin/hooks.ts';
 import { MetadataFields, metadataOf, toWire } from './MetadataFields.tsx';
-import { t } from '../i18n.ts';
+import { t } from '#web/admin/i18n.ts';
+import { confirmAnalyzed } from './resources.api.ts';
 
 /** One analyzed file: extracted metadata to review, then confirm into the catalog. */
 export function ReviewForm(props: {
@@ -25,13 +25,7 @@ export function ReviewForm(props: {
     event.preventDefault();
     let stored: Resource | null = null;
     const ok = await action.run(async () => {
-      stored = await api<Resource>('POST', '/api/admin/resources/confirm', {
-        filename: a.filename,
-        fileFormat: a.fileFormat,
-        mimeType: a.mimeType,
-        fileSize: a.fileSize,
-        ...toWire(meta),
-      });
+      stored = await confirmAnalyzed(a, toWire(meta));
     });
     if (ok && stored) props.onConfirmed(stored);
   };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { TagSuggestion } from '../api/types.ts';
-import { t } from '../i18n.ts';
+import type { TagSuggestion } from '#web/admin/api/types.ts';
+import { t } from '#web/admin/i18n.ts';
 
 /** Tags as removable chips, a text box (Enter or comma adds) and clickable suggestions. */
 export function TagInput(props: {

@@ -1,5 +1,5 @@
-import { formatBytes } from '../format.ts';
-import { t } from '../i18n.ts';
+import { formatBytes } from '#web/admin/format.ts';
+import { t } from '#web/admin/i18n.ts';
 
 /** The server's upload limit (docs/resources.md): checked here before anything is sent. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { User } from '../api/types.ts';
-import { CancelButton, passwordInput, Submit } from '../components/form.tsx';
-import { ErrorMessage, Field } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { useSubmit } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { User } from '#web/admin/api/types.ts';
+import { CancelButton, passwordInput, Submit } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { useSubmit } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { setUserPassword } from './users.api.ts';
 
 /** Sets another user's password; their existing sessions end at once. */
 export function PasswordForm(props: { user: User; onDone: () => void }) {
@@ -14,7 +14,7 @@ export function PasswordForm(props: { user: User; onDone: () => void }) {
   const id = `password-${props.user.id}`;
   const name = props.user.username;
   const { action, submit } = useSubmit(
-    () => api('PUT', `/api/admin/users/${props.user.id}`, { password }),
+    () => setUserPassword(props.user.id, password),
     () => {
       props.onDone();
       feedback.changed(t('users.passwordChanged', { name }));

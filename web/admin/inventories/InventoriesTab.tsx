@@ -1,22 +1,16 @@
-import { api } from '../api/client.ts';
-import type { InventoryStats, InventoryView, Totals } from '../api/types.ts';
-import { ErrorMessage, Loading } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { useLoad } from '../hooks.ts';
-import { t } from '../i18n.ts';
-import { StatsPanel } from '../StatsPanel.tsx';
+import { ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { useLoad } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { StatsPanel } from './StatsPanel.tsx';
 import { InventoryCard } from './InventoryCard.tsx';
+import { inventoryStats, listInventories, statsTotals } from './inventories.api.ts';
 
 /** Inventories: statistics, members, rename, the items of each (read-only). */
 export function InventoriesTab() {
   const { revision } = useFeedback();
   const data = useLoad(
-    () =>
-      Promise.all([
-        api<InventoryView[]>('GET', '/api/admin/inventories'),
-        api<InventoryStats[]>('GET', '/api/admin/stats/inventories'),
-        api<Totals>('GET', '/api/admin/stats'),
-      ]),
+    () => Promise.all([listInventories(), inventoryStats(), statsTotals()]),
     [revision],
   );
   const [inventories, stats, totals] = data.data ?? [[], [], null];

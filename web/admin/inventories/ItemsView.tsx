@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { AdminItem } from '../api/types.ts';
-import { bindText } from '../components/form.tsx';
-import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
-import { formatCalendarDate } from '../format.ts';
-import { useLoad } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import { bindText } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field, Loading } from '#web/admin/components/ui.tsx';
+import { formatCalendarDate } from '#web/admin/format.ts';
+import { useLoad } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { listItems } from './inventories.api.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** items expiring within this many days are marked as soon */
@@ -29,10 +28,7 @@ function expiryState(date: string | null): 'expired' | 'soon' | 'ok' | 'none' {
 /** An inventory's items, read-only: search by name, category, location or notes; expiry marked. */
 export function ItemsView(props: { inventoryId: string; title: string }) {
   const [query, setQuery] = useState('');
-  const items = useLoad(
-    () => api<AdminItem[]>('GET', `/api/admin/inventories/${props.inventoryId}/items`),
-    [props.inventoryId],
-  );
+  const items = useLoad(() => listItems(props.inventoryId), [props.inventoryId]);
   const all = items.data ?? [];
   const needle = query.trim().toLowerCase();
   const shown = all.filter(

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import { bindText, passwordInput, Submit } from '../components/form.tsx';
-import { ErrorMessage, Field } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { useSubmit } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import { bindText, passwordInput, Submit } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { useSubmit } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { createUser } from './users.api.ts';
 
 /** Creates a user; the server gives them a new inventory of their own. */
 export function CreateUserForm() {
@@ -12,7 +12,7 @@ export function CreateUserForm() {
   const [password, setPassword] = useState('');
   const feedback = useFeedback();
   const { action, submit } = useSubmit(
-    () => api('POST', '/api/admin/users', { username, password }),
+    () => createUser(username, password),
     () => {
       feedback.changed(t('users.createdMessage', { name: username }));
       setUsername('');

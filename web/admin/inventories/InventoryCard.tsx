@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { InventoryStats, InventoryView } from '../api/types.ts';
-import { bindText } from '../components/form.tsx';
-import { BusyButton, ErrorMessage } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { formatDateTime, inventoryLabel } from '../format.ts';
-import { useSubmit } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { InventoryStats, InventoryView } from '#web/admin/api/types.ts';
+import { bindText } from '#web/admin/components/form.tsx';
+import { BusyButton, ErrorMessage } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { formatDateTime, inventoryLabel } from '#web/admin/format.ts';
+import { useSubmit } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
 import { ItemsView } from './ItemsView.tsx';
+import { renameInventory } from './inventories.api.ts';
 
 /** One inventory: its name (editable), members, statistics and its items on demand. */
 export function InventoryCard(props: {
@@ -21,7 +21,7 @@ export function InventoryCard(props: {
   const inputId = `rename-${inventory.inventoryId}`;
   const title = inventoryLabel(inventory.inventoryId, inventory.name, inventory.users);
   const { action, submit: rename } = useSubmit(
-    () => api('PUT', `/api/admin/inventories/${inventory.inventoryId}`, { name: name.trim() }),
+    () => renameInventory(inventory.inventoryId, name.trim()),
     () => feedback.changed(t('inventories.renamed', { name: name.trim() || title })),
   );
 

@@ -1,22 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
-import { errorFrom, sessionFromLogin } from './api/client.ts';
-import { saveSession, type Session } from './api/session.ts';
-import type { LoginResponse } from './api/types.ts';
-import { bindText, passwordInput, Submit } from './components/form.tsx';
-import { ErrorMessage, Field } from './components/ui.tsx';
-import { useAction } from './hooks.ts';
-import { t } from './i18n.ts';
-import { exchangeCode, oidcErrorMessage, useOidcInfo } from './oidc/oidc.ts';
-import { takeOidcRedirect } from './oidc/redirect.ts';
+import { sessionFromLogin } from '#web/admin/api/client.ts';
+import { saveSession, type Session } from '#web/admin/api/session.ts';
+import type { LoginResponse } from '#web/admin/api/types.ts';
+import { bindText, passwordInput, Submit } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { useAction } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { oidcErrorMessage, useOidcInfo } from './oidc.ts';
+import { takeOidcRedirect } from './oidc-redirect.ts';
+import { endFreshSession, exchangeCode, signInWithPassword } from './sign-in.api.ts';
 
 /** Only admins may use this interface: anyone else's new session is ended at once. */
 async function admitAdmin(body: LoginResponse): Promise<Session> {
   if (!body.isAdmin) {
-    await fetch('/api/auth/logout', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ refreshToken: body.refreshToken }),
-    });
+    await endFreshSession(body.refreshToken);
     throw new Error(t('login.notAdmin'));
   }
   const session = sessionFromLogin(body);
@@ -29,7 +26,7 @@ async function admitAdmin(body: LoginResponse): Promise<Session> {
  * form unless LARDER_PASSWORD_SIGN_IN is off. Back from the provider, the code in the address is
  * exchanged for a session here.
  */
-export function Login(props: { notice: string | null; onSignedIn: (session: Session) => void }) {
+export function SignIn(props: { notice: string | null; onSignedIn: (session: Session) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction();
@@ -46,13 +43,7 @@ export function Login(props: { notice: string | null; onSignedIn: (session: Sess
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const response = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      });
-      if (!response.ok) throw await errorFrom(response);
-      props.onSignedIn(await admitAdmin((await response.json()) as LoginResponse));
+      props.onSignedIn(await admitAdmin(await signInWithPassword(username, password)));
     });
   };
 

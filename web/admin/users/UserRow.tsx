@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { InventoryStats, InventoryView, User } from '../api/types.ts';
-import { BusyButton, ConfirmButton, ErrorMessage } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { formatDate, inventoryLabel } from '../format.ts';
-import { useAction } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { InventoryStats, InventoryView, User } from '#web/admin/api/types.ts';
+import { BusyButton, ConfirmButton, ErrorMessage } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { formatDate, inventoryLabel } from '#web/admin/format.ts';
+import { useAction } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
 import { PasswordForm } from './PasswordForm.tsx';
+import { assignInventory, deleteUser, detach, setAdmin } from './users.api.ts';
 
 const label = (inv: InventoryView) => inventoryLabel(inv.inventoryId, inv.name, inv.users);
 
@@ -104,7 +104,7 @@ export function UserRow(props: {
               confirmLabel={t('users.assignConfirm')}
               onConfirm={() =>
                 void act(
-                  () => api('PUT', `/api/admin/users/${id}/inventory`, { inventoryId: target }),
+                  () => assignInventory(id, target),
                   t('users.assigned', {
                     name,
                     inventory: targetInventory ? label(targetInventory) : '',
@@ -118,12 +118,7 @@ export function UserRow(props: {
               <BusyButton
                 busy={action.busy}
                 label={t('users.detach')}
-                onClick={() =>
-                  void act(
-                    () => api('POST', `/api/admin/users/${id}/inventory/new`),
-                    t('users.detached', { name }),
-                  )
-                }
+                onClick={() => void act(() => detach(id), t('users.detached', { name }))}
               />
             )}
             <button
@@ -137,12 +132,7 @@ export function UserRow(props: {
               <BusyButton
                 busy={action.busy}
                 label={t('users.makeAdmin')}
-                onClick={() =>
-                  void act(
-                    () => api('PUT', `/api/admin/users/${id}`, { isAdmin: true }),
-                    t('users.madeAdmin', { name }),
-                  )
-                }
+                onClick={() => void act(() => setAdmin(id, true), t('users.madeAdmin', { name }))}
               />
             )}
             {!props.isSelf && user.isAdmin && (
@@ -152,10 +142,7 @@ export function UserRow(props: {
                 confirmLabel={t('users.revokeAdminConfirm')}
                 busy={action.busy}
                 onConfirm={() =>
-                  void act(
-                    () => api('PUT', `/api/admin/users/${id}`, { isAdmin: false }),
-                    t('users.adminRevoked', { name }),
-                  )
+                  void act(() => setAdmin(id, false), t('users.adminRevoked', { name }))
                 }
               />
             )}
@@ -169,12 +156,7 @@ export function UserRow(props: {
                 }
                 confirmLabel={t('users.deleteConfirm')}
                 busy={action.busy}
-                onConfirm={() =>
-                  void act(
-                    () => api('DELETE', `/api/admin/users/${id}`),
-                    t('users.deleted', { name }),
-                  )
-                }
+                onConfirm={() => void act(() => deleteUser(id), t('users.deleted', { name }))}
               />
             )}
           </div>

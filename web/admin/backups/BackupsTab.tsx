@@ -1,11 +1,11 @@
-import { api } from '../api/client.ts';
-import type { BackupEntry, BackupInfo } from '../api/types.ts';
-import { DownloadAndDelete, useDownload } from '../components/download.tsx';
-import { BusyButton, ErrorMessage, Loading } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { formatBytes, formatDateTime } from '../format.ts';
-import { useAction, useLoad } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import type { BackupEntry } from '#web/admin/api/types.ts';
+import { DownloadAndDelete, useDownload } from '#web/admin/components/download.tsx';
+import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { formatBytes, formatDateTime } from '#web/admin/format.ts';
+import { useAction, useLoad } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
+import { backupInfo, backupPath, createBackup, deleteBackup, listBackups } from './backups.api.ts';
 
 function interval(seconds: number): string {
   if (seconds === 0) return t('backups.noSchedule');
@@ -17,14 +17,7 @@ function interval(seconds: number): string {
 /** Backups: where and how often, newest first, create one now, download, delete; how to restore. */
 export function BackupsTab() {
   const feedback = useFeedback();
-  const list = useLoad(
-    () =>
-      Promise.all([
-        api<BackupEntry[]>('GET', '/api/admin/backups'),
-        api<BackupInfo>('GET', '/api/admin/backups/info'),
-      ]),
-    [feedback.revision],
-  );
+  const list = useLoad(() => Promise.all([listBackups(), backupInfo()]), [feedback.revision]);
   const create = useAction();
   const remove = useAction();
   const download = useDownload();
@@ -34,15 +27,13 @@ export function BackupsTab() {
   const createNow = async () => {
     let entry: BackupEntry | null = null;
     const ok = await create.run(async () => {
-      entry = await api<BackupEntry>('POST', '/api/admin/backups');
+      entry = await createBackup();
     });
     if (ok && entry) feedback.changed(t('backups.written', { name: (entry as BackupEntry).name }));
   };
 
   const del = async (name: string) => {
-    const ok = await remove.run(() =>
-      api('DELETE', `/api/admin/backups/${encodeURIComponent(name)}`),
-    );
+    const ok = await remove.run(() => deleteBackup(name));
     if (ok) feedback.changed(t('backups.deleted', { name }));
   };
 
@@ -97,9 +88,7 @@ export function BackupsTab() {
                 texts="backups"
                 vars={{ name: b.name }}
                 busy={remove.busy}
-                onDownload={() =>
-                  download.start(`/api/admin/backups/${encodeURIComponent(b.name)}`, b.name)
-                }
+                onDownload={() => download.start(backupPath(b.name), b.name)}
                 onDelete={() => void del(b.name)}
               />
             </div>

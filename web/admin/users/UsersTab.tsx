@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
-import type { InventoryStats, InventoryView, User } from '../api/types.ts';
-import { bindText } from '../components/form.tsx';
-import { ErrorMessage, Field, Loading } from '../components/ui.tsx';
-import { useFeedback } from '../feedback.ts';
-import { useLoad } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import { bindText } from '#web/admin/components/form.tsx';
+import { ErrorMessage, Field, Loading } from '#web/admin/components/ui.tsx';
+import { useFeedback } from '#web/admin/feedback.ts';
+import { useLoad } from '#web/admin/hooks.ts';
+import { t } from '#web/admin/i18n.ts';
 import { CreateUserForm } from './CreateUserForm.tsx';
-import { UserRow } from './UserCard.tsx';
+import { UserRow } from './UserRow.tsx';
+import { inventoryStats, listInventories } from '#web/admin/inventories/inventories.api.ts';
+import { listUsers } from './users.api.ts';
 
 /**
  * Users: a searchable list; create, change password, grant or revoke the admin role, delete,
@@ -17,12 +17,7 @@ export function UsersTab(props: { selfId: string }) {
   const { revision } = useFeedback();
   const [query, setQuery] = useState('');
   const data = useLoad(
-    () =>
-      Promise.all([
-        api<User[]>('GET', '/api/admin/users'),
-        api<InventoryView[]>('GET', '/api/admin/inventories'),
-        api<InventoryStats[]>('GET', '/api/admin/stats/inventories'),
-      ]),
+    () => Promise.all([listUsers(), listInventories(), inventoryStats()]),
     [revision],
   );
   const [users, inventories, stats] = data.data ?? [[], [], []];

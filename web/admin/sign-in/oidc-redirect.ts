@@ -1,4 +1,4 @@
-import { loadSession } from '../api/session.ts';
+import { loadSession } from '#web/admin/api/session.ts';
 
 /**
  * What the server's OIDC callback put in the address when it sent the browser back to

@@ -1,0 +1,16 @@
+import { api } from '#web/admin/api/client.ts';
+import type { AdminItem, InventoryStats, InventoryView, Totals } from '#web/admin/api/types.ts';
+
+/** The admin's calls on inventories and their statistics (/api/admin/inventories, /stats). */
+const inventoryPath = (id: string) => `/api/admin/inventories/${encodeURIComponent(id)}`;
+
+export const listInventories = () => api<InventoryView[]>('GET', '/api/admin/inventories');
+
+export const inventoryStats = () => api<InventoryStats[]>('GET', '/api/admin/stats/inventories');
+
+export const statsTotals = () => api<Totals>('GET', '/api/admin/stats');
+
+export const renameInventory = (id: string, name: string) =>
+  api('PUT', inventoryPath(id), { name });
+
+export const listItems = (id: string) => api<AdminItem[]>('GET', `${inventoryPath(id)}/items`);
