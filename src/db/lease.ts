@@ -45,3 +45,20 @@ export function dueRows<T extends OutboxTable>(
     .limit(limit)
     .execute() as Promise<Selectable<DB[T]>[]>;
 }
+
+/** What an attempt leaves on its outbox row. */
+export interface AttemptRecord {
+  attempts: number;
+  next_attempt_at: number;
+  delivered_at: number | null;
+  last_error: string | null;
+}
+
+export async function recordAttempt(
+  db: Executor,
+  table: OutboxTable,
+  id: string,
+  fields: AttemptRecord,
+): Promise<void> {
+  await db.updateTable(table).set(fields).where('id', '=', id).execute();
+}

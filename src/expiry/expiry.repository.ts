@@ -1,6 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
-import { findRow, findRows } from '#src/db/rows.js';
-import { claimLease, dueRows } from '#src/db/lease.js';
+import { findRow } from '#src/db/rows.js';
 import { Prepared } from '#src/db/prepared.js';
 import { DIGEST_HOUR_KEY, NOTICE_DAYS_KEY } from './expiry.schemas.js';
 import type {
@@ -99,28 +98,4 @@ export async function deleteWebhook(db: Executor, inventoryId: string): Promise<
 
 export async function insertDelivery(db: Executor, row: WebhookDeliveriesTable): Promise<void> {
   await db.insertInto('webhook_deliveries').values(row).execute();
-}
-
-export function dueDeliveries(db: Executor, now: number, maxAttempts: number, limit: number) {
-  return dueRows(db, 'webhook_deliveries', now, maxAttempts, limit);
-}
-
-/** Takes a due delivery for one attempt: only one instance moves `next_attempt_at` from `seen`. */
-export function claimAttempt(db: Executor, id: string, seen: number, until: number) {
-  return claimLease(db, 'webhook_deliveries', id, seen, until);
-}
-
-export async function recordAttempt(
-  db: Executor,
-  id: string,
-  fields: Pick<
-    WebhookDeliveriesTable,
-    'attempts' | 'next_attempt_at' | 'delivered_at' | 'last_error'
-  >,
-): Promise<void> {
-  await db.updateTable('webhook_deliveries').set(fields).where('id', '=', id).execute();
-}
-
-export function deliveriesOf(db: Executor, inventoryId: string) {
-  return findRows(db, 'webhook_deliveries', { inventory_id: inventoryId }, ['created_at']);
 }

@@ -5,6 +5,7 @@ import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '#src/db
 import { badRequest, notFound } from '#src/http/errors.js';
 import type { InventoriesService } from '#src/inventories/inventories.service.js';
 import { OutboundError, type Outbound } from '#src/outbound/outbound.js';
+import { createOutboxRunner } from '#src/outbound/outbox.js';
 import * as repo from './expiry.repository.js';
 import type { Webhook, WebhookInput } from './expiry.schemas.js';
 
@@ -30,9 +31,10 @@ function toWebhook(row: InventoryWebhooksTable): Webhook {
 }
 
 /**
- * The per-inventory webhook (set by an admin) and the delivery of queued digests: each attempt
- * is claimed by one instance, POSTs the stored JSON body signed with the current secret, and on
- * failure is retried later with backoff. Nothing waits for a delivery but this job.
+ * The per-inventory webhook (set by an admin) and the delivery of queued digests through the
+ * outbox runner (src/outbound/outbox.ts): each attempt is claimed by one instance, POSTs the
+ * stored JSON body signed with the current secret, and on failure is retried later with backoff.
+ * Nothing waits for a delivery but this job.
  */
 export function createWebhooks(deps: {
   db: Kysely<DB>;
@@ -54,59 +56,49 @@ export function createWebhooks(deps: {
   }
   const missingInventory = (id: string) => notFound(`No inventory with id ${id}`);
 
-  async function attempt(row: WebhookDeliveriesTable): Promise<void> {
-    const now = clock();
-    const seen = Number(row.next_attempt_at);
-    // held for the attempt's length: another instance does not send it meanwhile
-    if (!(await repo.claimAttempt(db, row.id, seen, now + ATTEMPT_TIMEOUT_MS * 3))) return;
-    const webhook = await repo.findWebhook(db, row.inventory_id);
-    const attempts = Number(row.attempts) + 1;
-    if (!webhook) {
-      await repo.recordAttempt(db, row.id, {
-        attempts: MAX_ATTEMPTS,
-        next_attempt_at: now,
-        delivered_at: null,
-        last_error: 'webhook removed',
-      });
-      return;
-    }
-    let error: string | null = null;
-    try {
-      const response = await outbound.send({
-        url: webhook.url,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Larder-Webhook',
-          'x-larder-event': 'expiryDigest',
-          'x-larder-delivery': row.id,
-          'x-larder-signature': signature(webhook.secret, row.body),
-        },
-        body: row.body,
-      });
-      if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}`;
-    } catch (err) {
-      // OutboundError messages never carry the URL (its userinfo or query could be secret)
-      error = err instanceof OutboundError ? err.message : 'request failed';
-    }
-    const done = clock();
-    if (error === null) {
-      await repo.recordAttempt(db, row.id, {
-        attempts,
-        next_attempt_at: done,
-        delivered_at: done,
-        last_error: null,
-      });
-      return;
-    }
-    log.warn({ inventoryId: row.inventory_id, attempts, error }, 'webhook delivery failed');
-    await repo.recordAttempt(db, row.id, {
-      attempts,
-      next_attempt_at: done + backoffMs(attempts),
-      delivered_at: null,
-      last_error: error.slice(0, 500),
-    });
-  }
+  /** Each attempt POSTs the stored JSON body, signed with the webhook's current secret. */
+  const runner = createOutboxRunner<WebhookDeliveriesTable>({
+    db,
+    clock,
+    log,
+    policy: {
+      table: 'webhook_deliveries',
+      name: 'webhook',
+      maxAttempts: MAX_ATTEMPTS,
+      backoffMs,
+      leaseMs: ATTEMPT_TIMEOUT_MS * 3,
+      batch: BATCH,
+      async send(row) {
+        const webhook = await repo.findWebhook(db, row.inventory_id);
+        if (!webhook) return { kind: 'abandoned', note: 'webhook removed' };
+        try {
+          const response = await outbound.send({
+            url: webhook.url,
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'Larder-Webhook',
+              'x-larder-event': 'expiryDigest',
+              'x-larder-delivery': row.id,
+              'x-larder-signature': signature(webhook.secret, row.body),
+            },
+            body: row.body,
+          });
+          if (response.status >= 200 && response.status < 300) return { kind: 'delivered' };
+          return { kind: 'failed', error: `HTTP ${response.status}` };
+        } catch (err) {
+          // OutboundError messages never carry the URL (its userinfo or query could be secret)
+          return {
+            kind: 'failed',
+            error: err instanceof OutboundError ? err.message : 'request failed',
+          };
+        }
+      },
+      failed(row, { attempts, error }) {
+        log.warn({ inventoryId: row.inventory_id, attempts, error }, 'webhook delivery failed');
+      },
+    },
+  });
 
   return {
     async get(inventoryId: string): Promise<Webhook> {
@@ -141,13 +133,7 @@ export function createWebhooks(deps: {
     },
 
     /** One pass of the delivery job: every due delivery gets one attempt, in parallel. */
-    async deliverDue(): Promise<number> {
-      const due = await repo.dueDeliveries(db, clock(), MAX_ATTEMPTS, BATCH);
-      await Promise.all(
-        due.map((row) => attempt(row).catch((err) => log.error({ err }, 'webhook attempt failed'))),
-      );
-      return due.length;
-    },
+    deliverDue: runner.deliverDue,
   };
 }
 

@@ -7,6 +7,7 @@ import type { DB, PushDeliveriesTable } from '#src/db/types.js';
 import type { Metrics } from '#src/metrics/metrics.js';
 import type { Outbound } from '#src/outbound/outbound.js';
 import { createRateLimiter } from '#src/events/rate-limit.js';
+import { createOutboxRunner, type OutboxPolicy } from '#src/outbound/outbox.js';
 import { storedForms, type PushNotice } from './push.payload.js';
 import * as repo from './push.repository.js';
 import { createPushSender, type VapidKeys } from './push.send.js';
@@ -57,10 +58,6 @@ export function createPushOutbox(deps: {
     ? (work) => db.transaction().execute(work)
     : createGroupCommit(db);
   const limiter = createRateLimiter({ perSecond: PUSHES_PER_SECOND, burst: PUSH_BURST });
-  const inFlight = new Map<string, Promise<void>>();
-  /** the last attempt started per subscription: the next one waits for it */
-  const chains = new Map<string, Promise<void>>();
-  let backlogged = false;
 
   /** A newer state of its Topic was queued (events heard out of order, or by two instances). */
   const superseded = (row: PushDeliveriesTable) =>
@@ -68,131 +65,59 @@ export function createPushOutbox(deps: {
       ? repo.hasNewerInTopic(db, row.subscription_id, row.topic, Number(row.topic_seq))
       : Promise.resolve(false);
 
-  /**
-   * `leased`: the row was inserted by this instance with its lease already taken; until the lease
-   * runs out no other instance can claim it, so no claim is written.
-   */
-  async function attempt(row: PushDeliveriesTable, leased: boolean): Promise<void> {
-    const now = clock();
-    const waitMs = limiter.take(row.subscription_id);
-    if (waitMs > 0) {
-      // over the subscription's rate: later, without spending an attempt
-      await write((trx) =>
-        repo.claimDelivery(trx, row.id, Number(row.next_attempt_at), now + waitMs),
-      );
-      return;
-    }
-    const seen = Number(row.next_attempt_at);
-    const held = leased && now < seen;
-    if (!held && !(await write((trx) => repo.claimDelivery(trx, row.id, seen, now + LEASE_MS))))
-      return;
-    const subscription = await repo.findSubscription(db, row.subscription_id);
-    if (!subscription) return; // removed meanwhile; its deliveries went with it
-    if (await superseded(row)) {
-      await write((trx) =>
-        repo.recordAttempt(trx, row.id, {
-          attempts: Number(row.attempts),
-          next_attempt_at: now,
-          delivered_at: now,
-          last_error: 'superseded',
-        }),
-      );
-      return;
-    }
-    const attempts = Number(row.attempts) + 1;
-    const outcome = await send(subscription, row);
-    const done = clock();
-    const event = (JSON.parse(row.payload) as { type?: string }).type ?? 'unknown';
-    if (outcome.kind === 'delivered') {
-      metrics.sent(event);
-      await write((trx) =>
-        repo.recordAttempt(trx, row.id, {
-          attempts,
-          next_attempt_at: done,
-          delivered_at: done,
-          last_error: null,
-        }),
-      );
-      return;
-    }
-    if (outcome.kind === 'gone') {
-      metrics.failed(String(outcome.status));
-      metrics.removed('gone');
-      log.info(
-        { subscriptionId: subscription.id, status: outcome.status },
-        'push subscription gone',
-      );
-      await write((trx) => repo.deleteSubscription(trx, subscription.id));
-      return;
-    }
-    metrics.failed(outcome.reason.startsWith('HTTP ') ? outcome.reason.slice(5, 8) : 'network');
-    const next = done + (outcome.atMs ?? backoffMs(attempts));
-    const expired = next > Number(row.created_at) + row.ttl_seconds * 1000;
-    const givenUp = attempts >= MAX_ATTEMPTS || expired || outcome.final === true;
-    if (givenUp) metrics.failed('given_up');
-    log.warn(
-      { subscriptionId: subscription.id, attempts, error: outcome.reason, givenUp },
-      'push delivery failed',
-    );
-    await write((trx) =>
-      repo.recordAttempt(trx, row.id, {
-        attempts: givenUp ? MAX_ATTEMPTS : attempts,
-        next_attempt_at: next,
-        delivered_at: null,
-        last_error: outcome.reason.slice(0, 500),
-      }),
-    );
-  }
+  const policy: OutboxPolicy<PushDeliveriesTable> = {
+    table: 'push_deliveries',
+    name: 'push',
+    maxAttempts: MAX_ATTEMPTS,
+    backoffMs,
+    leaseMs: LEASE_MS,
+    batch: BATCH,
+    maxInFlight: MAX_IN_FLIGHT,
+    maxWaiting: MAX_WAITING,
+    // a subscription's attempts one after the other, oldest first (a newer tickle of a Topic
+    // arrives last)
+    laneOf: (row) => row.subscription_id,
+    // over the subscription's rate: later
+    delayMs: (row) => limiter.take(row.subscription_id),
+    expiresAt: (row) => Number(row.created_at) + row.ttl_seconds * 1000,
 
-  /** Leased rows the in-flight cap held back: started as attempts finish, before the lease ends. */
-  const waiting: PushDeliveriesTable[] = [];
-
-  function launch(row: PushDeliveriesTable, leased: boolean): Promise<void> {
-    const key = row.subscription_id;
-    const run = (chains.get(key) ?? Promise.resolve())
-      .then(() => attempt(row, leased))
-      .catch((err) => log.error({ err, deliveryId: row.id }, 'push attempt failed'))
-      .finally(() => {
-        inFlight.delete(row.id);
-        if (chains.get(key) === run) chains.delete(key);
-        const next = waiting.shift();
-        if (next) {
-          void launch(next, true);
-        } else if (backlogged && inFlight.size <= MAX_IN_FLIGHT / 2) {
-          backlogged = false;
-          void deliverDue().catch((err) => log.error({ err }, 'push delivery pass failed'));
-        }
-      });
-    chains.set(key, run);
-    inFlight.set(row.id, run);
-    return run;
-  }
-
-  /**
-   * One attempt of each row, at most MAX_IN_FLIGHT at a time on this instance; a subscription's
-   * attempts one after the other, oldest first (a newer tickle of a Topic arrives last). Over
-   * the cap, leased rows wait here (up to MAX_WAITING) and the others for the next pass.
-   */
-  function start(rows: PushDeliveriesTable[], leased = false): Promise<void>[] {
-    const started: Promise<void>[] = [];
-    for (const row of rows) {
-      if (inFlight.has(row.id)) continue;
-      if (inFlight.size >= MAX_IN_FLIGHT) {
-        if (leased && waiting.length < MAX_WAITING) waiting.push(row);
-        else backlogged = true;
-        continue;
+    async send(row) {
+      const subscription = await repo.findSubscription(db, row.subscription_id);
+      if (!subscription) return { kind: 'gone' }; // removed meanwhile; its deliveries went with it
+      if (await superseded(row)) return { kind: 'settled', note: 'superseded' };
+      const outcome = await send(subscription, row);
+      if (outcome.kind === 'delivered') {
+        metrics.sent((JSON.parse(row.payload) as { type?: string }).type ?? 'unknown');
+        return outcome;
       }
-      started.push(launch(row, leased));
-    }
-    return started;
-  }
+      if (outcome.kind === 'gone') {
+        metrics.failed(String(outcome.status));
+        metrics.removed('gone');
+        log.info(
+          { subscriptionId: subscription.id, status: outcome.status },
+          'push subscription gone',
+        );
+        await write((trx) => repo.deleteSubscription(trx, subscription.id));
+        return { kind: 'gone' };
+      }
+      metrics.failed(outcome.reason.startsWith('HTTP ') ? outcome.reason.slice(5, 8) : 'network');
+      return {
+        kind: 'failed',
+        error: outcome.reason,
+        ...(outcome.atMs !== undefined ? { retryInMs: outcome.atMs } : {}),
+        ...(outcome.final !== undefined ? { final: outcome.final } : {}),
+      };
+    },
 
-  /** One pass of the delivery job: due deliveries (retries, and those the cap held back). */
-  async function deliverDue(): Promise<number> {
-    const due = await repo.dueDeliveries(db, clock(), MAX_ATTEMPTS, BATCH);
-    await Promise.all(start(due));
-    return due.length;
-  }
+    failed(row, { attempts, error, givenUp }) {
+      if (givenUp) metrics.failed('given_up');
+      log.warn(
+        { subscriptionId: row.subscription_id, attempts, error, givenUp },
+        'push delivery failed',
+      );
+    },
+  };
+  const runner = createOutboxRunner({ db, clock, log, policy, write });
 
   return {
     /**
@@ -226,23 +151,17 @@ export function createPushOutbox(deps: {
         await write((trx) => repo.supersede(trx, subscriptionIds, topic, topicSeq, now));
       }
       const inserted = new Set(await write((trx) => repo.insertDeliveries(trx, rows)));
-      void Promise.all(
-        start(
-          rows.filter((row) => inserted.has(row.id)),
-          true,
-        ),
-      );
+      void runner.startLeased(rows.filter((row) => inserted.has(row.id)));
     },
 
-    deliverDue,
+    /** One pass of the delivery job: due deliveries (retries, and those the cap held back). */
+    deliverDue: runner.deliverDue,
 
     /** Hourly: finished deliveries older than a day. */
     prune: () => repo.deleteFinishedDeliveries(db, clock() - KEEP_FINISHED_MS, MAX_ATTEMPTS),
 
     /** Resolves when the attempts in flight on this instance have finished (shutdown, tests). */
-    async idle(): Promise<void> {
-      while (inFlight.size > 0) await Promise.all(inFlight.values());
-    },
+    idle: runner.idle,
   };
 }
 

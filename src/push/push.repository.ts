@@ -1,6 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
 import { findRow, findRows, insertUnlessTaken } from '#src/db/rows.js';
-import { claimLease, dueRows } from '#src/db/lease.js';
 import type {
   PushDeliveriesTable,
   PushSubscriptionsTable,
@@ -64,27 +63,6 @@ export async function insertDeliveries(db: Executor, rows: PushDeliveriesTable[]
     .returning('id')
     .execute();
   return inserted.map((row) => row.id);
-}
-
-export function dueDeliveries(db: Executor, now: number, maxAttempts: number, limit: number) {
-  return dueRows(db, 'push_deliveries', now, maxAttempts, limit);
-}
-
-export function findDelivery(db: Executor, id: string) {
-  return db.selectFrom('push_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** The attempt's lease: true for the one caller that moved `next_attempt_at` from `seen`. */
-export function claimDelivery(db: Executor, id: string, seen: number, until: number) {
-  return claimLease(db, 'push_deliveries', id, seen, until);
-}
-
-export async function recordAttempt(
-  db: Executor,
-  id: string,
-  fields: Pick<PushDeliveriesTable, 'attempts' | 'next_attempt_at' | 'delivered_at' | 'last_error'>,
-): Promise<void> {
-  await db.updateTable('push_deliveries').set(fields).where('id', '=', id).execute();
 }
 
 /** Delivered or given-up deliveries created before `before` (their events are long past). */
