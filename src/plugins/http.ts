@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { recordRouteAccess } from '#src/http/access.js';
+import { registerAnswerHeaders } from '#src/http/answer-headers.js';
 import { registerBodyDrain } from '#src/http/body-drain.js';
 import { registerErrorHandling } from '#src/http/errors.js';
 import { refuseWhenOverloaded } from '#src/http/overload.js';
@@ -34,6 +35,7 @@ async function http(app: FastifyInstance): Promise<void> {
   registerBodyDrain(app);
   countRequests(app, app.larder.metrics); // before the routes it counts
   await app.register(compress, { global: true, threshold: 2048, encodings: ['gzip', 'deflate'] });
+  registerAnswerHeaders(app);
   // reads each route's `helmet` option as the route is added: before every route
   await registerSecurityHeaders(app);
   // before every route, so it can take over upgrade requests (@fastify/websocket's rule)

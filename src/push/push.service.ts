@@ -5,7 +5,7 @@ import webpush from 'web-push';
 import type { SignedInUser } from '#src/auth/auth.service.js';
 import type { DB, PushSubscriptionsTable } from '#src/db/types.js';
 import type { EventBus } from '#src/events/bus.js';
-import { AppError, badRequest, notFound } from '#src/http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '#src/http/errors.js';
 import type { Metrics } from '#src/metrics/metrics.js';
 import { OutboundError, type Outbound } from '#src/outbound/outbound.js';
 import { createPushOutbox } from './push.delivery.js';
@@ -164,7 +164,11 @@ export function createPushService(deps: {
       return { publicKey: (await vapid()).publicKey };
     },
 
-    /** Stores the caller's subscription (the same endpoint again updates it) after discovery. */
+    /**
+     * Stores the caller's subscription after discovery. The same endpoint again from the same user
+     * updates it (and moves it to the session that sent it); from another user it is 409, so no one
+     * can take over another user's pushes.
+     */
     async subscribe(caller: SignedInUser, input: SubscribeInput): Promise<PushSubscription> {
       checkKeys(input.keys);
       const endpoint = await discover(input.endpoint);
@@ -180,6 +184,10 @@ export function createPushService(deps: {
           events,
           updated_at: now,
         };
+        if (existing && existing.user_id !== caller.id) {
+          // an endpoint reaches one phone: it stays with the user who registered it first
+          throw conflict('This push endpoint is registered by another user');
+        }
         if (existing) {
           await repo.updateSubscription(trx, existing.id, fields);
           return toSubscription({ ...existing, ...fields });

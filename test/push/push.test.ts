@@ -53,6 +53,27 @@ describe.each(DIALECTS)('push to closed apps (%s)', (dialect) => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it("another user's registration of a taken endpoint is 409: the owner keeps the subscription and its pushes", async () => {
+    const phone = up.phone();
+    const owned = await subscribe(t.app, dora, phone);
+    expect(owned.status).toBe(201);
+    const thief = up.phone();
+    const taken = await subscribe(t.app, ben, { endpoint: phone.endpoint, keys: thief.keys });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({
+      message: 'This push endpoint is registered by another user',
+      code: 'conflict',
+    });
+    expect((await call(t.app, ben, 'GET', '/api/push/subscriptions')).body).toEqual([]);
+    expect((await call(t.app, dora, 'GET', '/api/push/subscriptions')).body).toEqual([owned.body]);
+    // the owner's phone still gets her pushes, encrypted to her keys (the stand-in decrypts them)
+    const message = await sendMessage(t.app, cleo, dora, 'still yours');
+    await up.received(phone, 1);
+    expect(up.to(phone).map((p) => p.payload.message.id)).toEqual([message.id]);
+    expect(up.failures).toEqual([]);
+    await call(t.app, dora, 'DELETE', `/api/push/subscriptions/${owned.body.id}`);
+  });
+
   it('an endpoint that does not answer the UnifiedPush discovery is 400 push_endpoint_invalid', async () => {
     const notUp = up.phone('/other/1');
     const res = await subscribe(t.app, cleo, notUp);
