@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { Config } from '#src/config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
 import { loadPg } from './pg.js';
+import { createPool } from './pg-pool.js';
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
@@ -94,7 +95,7 @@ export async function createDatabase(
       await client.end();
     }
   }
-  const pool = new pg.Pool({ ...pgConnection, max: 10 });
+  const pool = createPool(pg, pgConnection);
   pool.on('error', onConnectionError);
   const db = new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pgConnection, destroy: () => db.destroy() };

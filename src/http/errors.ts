@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CommitOutcomeUnknownError, isDatabaseUnreachable } from '#src/db/unreachable.js';
 
 export type ErrorCode =
   | 'unauthorized'
@@ -17,6 +18,9 @@ export type ErrorCode =
   | 'password_sign_in_disabled'
   | 'push_endpoint_invalid'
   | 'unavailable'
+  | 'database_unavailable'
+  | 'storage_unavailable'
+  | 'insufficient_storage'
   | 'internal';
 
 /**
@@ -43,6 +47,25 @@ export const unauthorized = (message = 'Sign-in required: missing or invalid tok
   new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'Only an admin may do this') =>
   new AppError(403, 'forbidden', message);
+
+/** Seconds a client is asked to wait (Retry-After) before retrying what an outage refused. */
+export const OUTAGE_RETRY_AFTER_S = 5;
+
+/**
+ * The database cannot be reached: the request was not applied (DESIGN "Faults"). Except when
+ * the connection broke during the COMMIT itself: then it may have been, and the answer says so
+ * (`applied: "unknown"`); a retry is safe either way, as writes carry the client's ids.
+ */
+export const databaseUnavailable = (commitLost = false) =>
+  new AppError(
+    503,
+    'database_unavailable',
+    commitLost
+      ? 'The connection to the database broke while this change was being stored: it may or may not have been. Retry it shortly; a retry is safe.'
+      : 'The database is not reachable right now; nothing was changed. Try again shortly.',
+    commitLost ? { applied: 'unknown' } : {},
+    { 'retry-after': String(OUTAGE_RETRY_AFTER_S) },
+  );
 
 /** Status → code for errors raised by Fastify and its plugins rather than by us. */
 function codeForStatus(status: number): ErrorCode {
@@ -125,6 +148,10 @@ function wantsHtmlPage(request: FastifyRequest): boolean {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(
     (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+      if (!(error instanceof AppError) && isDatabaseUnreachable(error)) {
+        request.log.warn({ err: error }, 'database unreachable: answered 503');
+        error = databaseUnavailable(error instanceof CommitOutcomeUnknownError);
+      }
       if (error instanceof AppError) {
         // 503 is an expected state (no admin token configured, database down), not a fault here
         if (error.status === 503) request.log.warn(error.message);

@@ -11,7 +11,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness and database check, event-loop delay and heap (public) */
+    /** Database, bus and disk state, event-loop delay and heap (public) */
     get: {
       parameters: {
         query?: never;
@@ -28,8 +28,13 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @enum {string} */
-              status: 'ok';
+              /** @description `degraded` while any part below is not `ok` */
+              status: 'ok' | 'degraded';
+              database: 'ok' | 'unreachable';
+              /** @description the event bus between instances (always `ok` on one instance) */
+              bus: 'ok' | 'reconnecting' | 'unreachable';
+              /** @description `full` while writes to the data folder or the database fail for lack of space */
+              disk: 'ok' | 'full';
               /** @description mean event-loop delay over the last sample, half a second (ms) */
               eventLoopDelayMs: number;
               /** @description V8 heap in use */
@@ -43,13 +48,24 @@ export interface paths {
             };
           };
         };
-        /** @description Every error: a human message and a stable code */
+        /** @description the database does not answer: the load balancer should send traffic elsewhere */
         503: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorBody'];
+            'application/json': {
+              /** @description `degraded` while any part below is not `ok` */
+              status: 'ok' | 'degraded';
+              database: 'ok' | 'unreachable';
+              /** @description the event bus between instances (always `ok` on one instance) */
+              bus: 'ok' | 'reconnecting' | 'unreachable';
+              /** @description `full` while writes to the data folder or the database fail for lack of space */
+              disk: 'ok' | 'full';
+              message: string;
+              /** @enum {string} */
+              code: 'database_unavailable';
+            };
           };
         };
       };

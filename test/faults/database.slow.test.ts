@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  createUser,
+  describeOnPostgres,
+  destroyTestEnvironment,
+  loginAsAdmin,
+  testEnvironment,
+  type Session,
+  type TestApp,
+} from '#test/helpers/app.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { startFaultProxy, type FaultProxy } from './proxy.js';
+import { figures, startWriteStream } from './write-stream.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeOnPostgres('the database unreachable', () => {
+  let proxy: FaultProxy;
+  let t: TestApp;
+  let anna: Session;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(process.env.LARDER_TEST_DATABASE_URL!);
+    const env = testEnvironment('postgres');
+    env.LARDER_DATABASE_URL = proxy.url;
+    t = await buildTestApp('postgres', { env });
+    anna = await createUser(t.app, await loginAsAdmin(t.app), 'anna');
+    await seedBasics(t.app, anna);
+  });
+  afterAll(async () => {
+    proxy.set('open');
+    await t.close();
+    await destroyTestEnvironment(t.env);
+    await proxy.close();
+  });
+
+  const write = async (key: string) => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/inventory/items/${key}`,
+      headers: anna.headers,
+      payload: itemBody({ name: key }),
+    });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  };
+  const storedKeys = async () => {
+    const list = await call(t.app, anna, 'GET', '/api/inventory/items');
+    expect(list.status).toBe(200);
+    return list.body.map((item: { id: string }) => item.id) as string[];
+  };
+  const health = () => t.app.inject({ method: 'GET', url: '/health' });
+
+  it('while it refuses connections: 503 database_unavailable with Retry-After, /health degraded; 2xx stored, 503 not applied; recovers alone', async () => {
+    const stream = startWriteStream(write);
+    await sleep(1_500);
+    const cutAt = stream.phase('during');
+    proxy.set('refuse');
+    await sleep(500);
+    const down = await health();
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.json()).toMatchObject({
+      status: 'degraded',
+      database: 'unreachable',
+      bus: 'ok',
+      disk: 'ok',
+      code: 'database_unavailable',
+    });
+    await sleep(3_500);
+    const restoredAt = stream.phase('after');
+    proxy.set('open');
+    const recoverMs = await stream.acknowledgedIn('after', restoredAt);
+    await sleep(1_000);
+    const results = await stream.stop();
+    expect((await health()).json()).toMatchObject({ status: 'ok', database: 'ok' });
+
+    const stored = new Set(await storedKeys());
+    const f = figures('database refused (PostgreSQL)', results, stored, recoverMs);
+    // a write sent just before the cut or just before the end may still get through: 201
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect([r.status, r.code, r.retryAfter]).toEqual([503, 'database_unavailable', '5']);
+    }
+    // only a write whose COMMIT was under way when the cut came may say `applied: "unknown"`
+    expect(f.outcomeUnknown).toBeLessThanOrEqual(2);
+    expect(results.filter((r) => r.phase === 'during' && r.status === 503).length).toBeGreaterThan(
+      results.filter((r) => r.phase === 'during' && r.status === 201).length,
+    );
+    expect(f.lost).toBe(0);
+    expect(f.appliedDespiteRefusal).toBe(0);
+    expect(f.slowestDuringMs).toBeLessThan(10_000);
+    expect(cutAt).toBeLessThan(restoredAt);
+
+    // the app retries what was refused: each is stored once
+    for (const r of results.filter((r) => r.status === 503)) {
+      const retried = await write(r.key);
+      expect(retried.status).toBe(r.applied === 'unknown' && stored.has(r.key) ? 200 : 201);
+    }
+    const after = await storedKeys();
+    expect(after.length).toBe(new Set(after).size);
+    expect(after.length).toBe(results.length);
+  }, 60_000);
+
+  it('while it drops every packet: requests and /health still answer 503 within 10 s, and it recovers', async () => {
+    proxy.set('blackhole');
+    const started = Date.now();
+    const [a, b, h] = await Promise.all([write('blackhole-a'), write('blackhole-b'), health()]);
+    const tookMs = Date.now() - started;
+    expect([a.status, a.body.code]).toEqual([503, 'database_unavailable']);
+    expect([b.status, b.body.code]).toEqual([503, 'database_unavailable']);
+    expect(h.statusCode).toBe(503);
+    expect(tookMs).toBeLessThan(10_000);
+    proxy.set('open');
+    let retried = await write('blackhole-a');
+    for (let i = 0; i < 50 && retried.status === 503; i++) {
+      await sleep(100);
+      retried = await write('blackhole-a');
+    }
+    expect(retried.status).toBe(201);
+    expect((await storedKeys()).filter((k) => k.startsWith('blackhole-'))).toEqual(['blackhole-a']);
+  }, 60_000);
+});
