@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { isSupportedNode } from './scripts/check-node.mjs';
 
 /**
  * Two tiers, decided by the file name (README "Test"):
@@ -8,8 +9,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   compile, or wait on real time) and the browser tests under test/e2e/.
  */
 // better-sqlite3 13 crashes on Node 20: say what to run instead (package.json engines)
-const [major] = process.versions.node.split('.').map(Number);
-if (major !== 22 && (major! < 24 || major! > 26)) {
+if (!isSupportedNode(process.versions.node)) {
   throw new Error(
     `Larder's tests need Node 24 or 22, not ${process.version}: run them as \`scripts/node.sh 24 npm test\``,
   );

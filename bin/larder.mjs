@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `larder` command: loads TypeScript through tsx, then runs src/cli.ts.
+// The `larder` command: loads TypeScript through tsx, then runs src/cli.ts (which checks the
+// Node version before anything else loads).
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 

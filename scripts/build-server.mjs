@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the server: tsc type-checks and compiles src/ → dist/ (every module, which the locale
-// files load from there), then esbuild bundles src/main.ts over dist/main.js, so that start-up
+// files load from there), then esbuild bundles src/server.ts over dist/server.js, so that start-up
 // reads one file instead of ~1,800 (docs/decisions.md, docs/performance.md), and the analysis
-// worker over its own file. `npm run build` and scripts/ensure-server-build.mjs (`npm start`) run it.
+// worker over its own file. dist/main.js stays tsc's small module: it checks the Node version
+// before it imports dist/server.js (whose native modules would crash another Node first). `npm run build` and scripts/ensure-server-build.mjs (`npm start`) run it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,7 +46,7 @@ export async function buildServer() {
       // the analysis worker runs in a thread of its own, from its own file: bundled too, so that
       // neither reads a `#src/…` import at run time (package.json maps those to src/, for tsx,
       // Vitest and tsc, not to dist/)
-      entryPoints: ['src/main.ts', 'src/resources/analysis/analysis.worker.ts'],
+      entryPoints: ['src/server.ts', 'src/resources/analysis/analysis.worker.ts'],
       outbase: 'src',
       outdir: 'dist',
       bundle: true,

@@ -1,45 +1,7 @@
-import { buildApp } from './app.js';
-import { ConfigError, loadConfigFromEnvironment, type Config } from './config.js';
+// Process entry of the server (`node dist/main.js`, `npm start`): the Node version is checked
+// before any other module loads, then the server starts (src/server.ts, which the build bundles
+// into dist/server.js; this file stays a small module of its own so the check runs first).
+import { refuseUnsupportedNode } from './node-version.js';
 
-/** Process entry: load config, build the app, listen, shut down cleanly on SIGTERM/SIGINT. */
-async function main(): Promise<void> {
-  // whatever a library creates under the data dir is private to the server's user (0600/0700)
-  process.umask(0o077);
-  let config: Config;
-  try {
-    config = loadConfigFromEnvironment();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`larder: invalid configuration: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-
-  const app = await buildApp(config);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  await app.listen({ host: config.host, port: config.port });
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `larder: failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
-  );
-  process.exit(1);
-});
+refuseUnsupportedNode();
+await import('./server.js');

@@ -1,6 +1,6 @@
 /**
- * Where the server's own files are, computed from this module's URL. It sits next to main.ts on
- * purpose: from the sources it is src/, from the tsc output dist/, and in the bundle (dist/main.js,
+ * Where the server's own files are, computed from this module's URL. It sits next to server.ts on
+ * purpose: from the sources it is src/, from the tsc output dist/, and in the bundle (dist/server.js,
  * where every bundled module shares the entry's import.meta.url) still dist/. Modules that find
  * files relative to themselves (locales, the analysis worker, web/dist) go through here, because
  * their own import.meta.url is the bundle's, not theirs, once bundled.

@@ -19,7 +19,7 @@ export interface Command {
   run(args: string[], flags: Record<string, unknown>, config: Config): Promise<void>;
 }
 
-/** Every command but help and version; USAGE in src/cli.ts says what each does. */
+/** Every command but help and version; USAGE in src/cli/run.ts says what each does. */
 export const commands: Record<string, Command> = {
   migrate: {
     args: 0,

@@ -10,7 +10,7 @@ import {
 /**
  * The server's side of the catalogues: every file in ./locales/ (so adding a language is adding
  * one file), loaded once at start. Works from src/ (tsx, tests) and from dist/: the files are
- * found through SERVER_DIR, since the bundled dist/main.js is not in i18n/.
+ * found through SERVER_DIR, since the bundled dist/server.js is not in i18n/.
  */
 export async function loadCatalogues(): Promise<Map<string, Catalogue>> {
   const dir = new URL('i18n/locales/', SERVER_DIR);

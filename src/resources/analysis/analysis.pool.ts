@@ -222,7 +222,7 @@ function createMemoryGuard(onOver: () => void) {
  * The worker's entry: the compiled dist/resources/analysis/analysis.worker.js (not bundled: it
  * loads on its own thread), or, when running from TypeScript sources (tests, tsx), a small
  * bootstrap that registers tsx inside the worker first. Found through SERVER_DIR, since the
- * bundled dist/main.js is not in this folder.
+ * bundled dist/server.js is not in this folder.
  */
 function workerEntry(): { url: URL; data?: { entry: string } } {
   const dir = new URL('resources/analysis/', SERVER_DIR);
