@@ -1710,6 +1710,7 @@ export interface paths {
               id?: string;
               name: string;
               categoryId: number;
+              /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
               quantity: number;
               unit: string;
               unitPrice: number;
@@ -2172,6 +2173,7 @@ export interface paths {
             id?: string;
             name: string;
             categoryId: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
             quantity: number;
             unit: string;
             unitPrice: number;
@@ -2328,6 +2330,7 @@ export interface paths {
             id?: string;
             name: string;
             categoryId: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
             quantity: number;
             unit: string;
             unitPrice: number;
@@ -2466,6 +2469,7 @@ export interface paths {
             id?: string;
             name?: string;
             categoryId?: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
             quantity?: number;
             unit?: string;
             unitPrice?: number;
@@ -3240,7 +3244,11 @@ export interface paths {
                 status: 'applied' | 'merged' | 'duplicate' | 'rejected';
                 /** @enum {string} */
                 code?:
-                  'validation_failed' | 'unknown_reference' | 'item_not_found' | 'item_deleted';
+                  | 'validation_failed'
+                  | 'unknown_reference'
+                  | 'item_not_found'
+                  | 'item_deleted'
+                  | 'quantity_out_of_range';
                 message?: string;
                 /** @description merged: the fields a later write holds */
                 kept?: string[];
@@ -3251,7 +3259,11 @@ export interface paths {
                   status: 'applied' | 'merged' | 'duplicate' | 'rejected';
                   /** @enum {string} */
                   code?:
-                    'validation_failed' | 'unknown_reference' | 'item_not_found' | 'item_deleted';
+                    | 'validation_failed'
+                    | 'unknown_reference'
+                    | 'item_not_found'
+                    | 'item_deleted'
+                    | 'quantity_out_of_range';
                   message?: string;
                   /** @description merged: the fields a later write holds */
                   kept?: string[];
