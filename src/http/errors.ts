@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'conflict'
   | 'stale_update'
   | 'inventory_full'
+  | 'quantity_out_of_range'
   | 'full_sync_required'
   | 'precondition_failed'
   | 'payload_too_large'

@@ -24,6 +24,16 @@ export const ItemId = Type.String({
 /** Category and location ids are integers scoped to the inventory (PostgreSQL int4 range). */
 export const NamedId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 const Money = Type.Number({ minimum: 0, maximum: 1e12 });
+/**
+ * The bound of an item's quantity (DESIGN "Offline operations", bounded cost): every write path
+ * takes what offline adjusts can produce, below 0 included, so a snapshot can be written back.
+ */
+export const MAX_QUANTITY = 1e12;
+const Quantity = Type.Number({
+  minimum: -MAX_QUANTITY,
+  maximum: MAX_QUANTITY,
+  description: `from -${MAX_QUANTITY} to ${MAX_QUANTITY}; below 0 when offline adjusts used more than was counted (stored as it is)`,
+});
 const CalendarDate = Type.String({
   format: 'date',
   pattern: '^\\d{4}-\\d{2}-\\d{2}$',
@@ -40,7 +50,7 @@ export const EpochMs = Type.Integer({
 const itemFields = {
   name: Name,
   categoryId: NamedId,
-  quantity: Type.Number({ minimum: 0, maximum: 1e12 }),
+  quantity: Quantity,
   unit: Type.String({ maxLength: 50 }),
   unitPrice: Money,
   kcalPerKg: Nullable(Type.Integer({ minimum: 0, maximum: 100000 })),

@@ -114,7 +114,7 @@ describe.each(DIALECTS)('inventory items (%s)', (dialect) => {
 
   const badBodies: [string, Record<string, unknown>, string][] = [
     ['an unknown field', itemBody({ colour: 'red' }), 'colour'],
-    ['a negative quantity', itemBody({ quantity: -1 }), 'quantity'],
+    ['a quantity under -10^12', itemBody({ quantity: -1e13 }), 'quantity'],
     ['a quantity over 10^12', itemBody({ quantity: 1e13 }), 'quantity'],
     ['a negative price', itemBody({ unitPrice: -0.01 }), 'unitPrice'],
     ['a quantity given as text', itemBody({ quantity: '3' }), 'quantity'],

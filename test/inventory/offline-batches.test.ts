@@ -129,7 +129,7 @@ describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect
       op('soup', 'adjust', { delta: -1 }, now - 9000),
       op('soup', 'update', { locationId: 42 }, now - 8000),
       { ...op('soup', 'update', undefined, now - 7000), payload: '{"notes": ' },
-      op('soup', 'update', { quantity: -3 }, now - 6000),
+      op('soup', 'update', { quantity: -3e12 }, now - 6000),
       op('soup', 'update', { colour: 'red' }, now - 5500),
       op('nowhere', 'adjust', { delta: 1 }, now - 5000),
       op('soup', 'adjust', { delta: 'one' }, now - 4000),

@@ -67,13 +67,46 @@ describe.each(DIALECTS)('CSV export and import against hostile cells (%s)', (dia
     const theirs = (await call(t.app, ben, 'GET', '/api/inventory')).body;
     const strip = (inv: any) => ({
       items: inv.items
-        // an import trims its cells (a leading tab of a note included), as it always has
-        .map((i: any) => [i.id, i.name, i.notes.trim()])
+        .map((i: any) => [i.id, i.name, i.notes])
         .sort((a: any, b: any) => a[0].localeCompare(b[0])),
       categories: inv.categories.map((c: any) => c.name),
       locations: inv.locations.map((l: any) => l.name),
     });
     expect(strip(theirs)).toEqual(strip(mine));
+  });
+
+  it('a leading tab or carriage return in a name or notes survives export → import exactly', async () => {
+    const dana = await t.createUser('dana');
+    const eli = await t.createUser('eli');
+    await call(t.app, dana, 'PUT', '/api/inventory/categories/1', { name: 'Food' });
+    await call(t.app, dana, 'PUT', '/api/inventory/locations/1', { name: 'Cellar' });
+    const texts = [
+      ['tab', '\tBeans', '\tkeep dry'],
+      ['cr', '\rRice', '\r\nsecond line'],
+      ['both', '\t\rOil\t', '\t'],
+      ['plain', 'Salt', ' spaced '],
+    ];
+    for (const [id, name, notes] of texts) {
+      const res = await call(t.app, dana, 'PUT', `/api/inventory/items/${id}`, {
+        ...itemBody({ name, notes }),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const exported = await exportCsv(t.app, dana);
+    const applied = await importCsv(t.app, eli, exported.body, '?apply=true');
+    expect(applied.statusCode, applied.body).toBe(200);
+    const items = (await call(t.app, eli, 'GET', '/api/inventory')).body.items;
+    const byId = Object.fromEntries(items.map((i: any) => [i.id, [i.name, i.notes]]));
+    expect(byId).toEqual({
+      tab: ['\tBeans', '\tkeep dry'],
+      cr: ['\rRice', '\r\nsecond line'],
+      both: ['\t\rOil\t', '\t'],
+      // a cell without the export's guard is trimmed, as a spreadsheet's stray blanks are
+      plain: ['Salt', 'spaced'],
+    });
+    // imported again over itself: nothing differs
+    const again = await importCsv(t.app, eli, exported.body, '?apply=true');
+    expect(again.json()).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
   });
 
   it('the export carries the headers of every download', async () => {

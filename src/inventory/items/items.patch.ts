@@ -14,7 +14,7 @@ import { createCasBatcher, type CasBatcher } from './items.cas.batch.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
 import { createItemCache, type ItemCache } from './items.cache.js';
 import { findItemStates } from './items.repository.js';
-import { itemOf, rowOf, stateOf } from './items.writer.js';
+import { itemOf, leavesRange, rowOf, stateOf } from './items.writer.js';
 
 /**
  * PATCH of an item: what it writes (shared by the locking transaction and, on PostgreSQL, the
@@ -150,6 +150,8 @@ function attemptOver(
   );
   const stored = stateOf(existing);
   const { state } = applyWrite(stored, values, stamp);
+  // the locking transaction answers quantity_out_of_range
+  if (leavesRange(stored, state)) return null;
   if (sameOnTheWire(stored, state)) {
     return encodeState(state) === existing.merge_state ? { done: toItem(existing) } : null;
   }

@@ -1,6 +1,7 @@
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
+import { AppError } from '#src/http/errors.js';
 import { toItem } from '#src/inventory/inventory.mapper.js';
-import type { Item } from '#src/inventory/inventory.schemas.js';
+import { MAX_QUANTITY, type Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
 import {
   applyAdjust,
@@ -78,6 +79,29 @@ export function itemOf(id: string, state: ItemState, revision: number): Item {
   return { id, ...state.values, lastUpdated: lastUpdatedOf(state), revision };
 }
 
+/** 422 `quantity_out_of_range`: the write would leave the item's quantity outside ±MAX_QUANTITY. */
+export function quantityOutOfRange(id: string, quantity: number): AppError {
+  return new AppError(
+    422,
+    'quantity_out_of_range',
+    `This write would make the quantity of item ${id} ${quantity}; a quantity stays from -${MAX_QUANTITY} to ${MAX_QUANTITY}. Nothing was written`,
+  );
+}
+
+/**
+ * True when `next` holds a quantity outside the bound that `before` did not hold (a row stored
+ * out of range by an older version may still be written otherwise).
+ */
+export function leavesRange(before: ItemState | null, next: ItemState): boolean {
+  const q = next.values.quantity;
+  if (q >= -MAX_QUANTITY && q <= MAX_QUANTITY) return false;
+  return before === null || before.values.quantity !== q;
+}
+
+function assertQuantityInRange(id: string, before: ItemState | null, next: ItemState) {
+  if (leavesRange(before, next)) throw quantityOutOfRange(id, next.values.quantity);
+}
+
 const changedOnTheWire = (e: Entry) =>
   e.stored === null || e.state === null ? e.stored !== e.state : !sameOnTheWire(e.stored, e.state);
 
@@ -132,22 +156,31 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
     /**
      * Writes fields: over the item, or as a new item (then `values` must be whole). A REST
      * create of a deleted id makes it live again; the queue refuses those before calling this.
+     * Throws quantity_out_of_range (nothing changed) when the counted quantity would leave the
+     * bound.
      */
     write(id: string, values: Partial<Values>, stamp: Stamp): Field[] {
       const e = entryOf(id);
       if (!e.state) {
-        e.state = newState(values as Values, stamp);
+        const state = newState(values as Values, stamp);
+        assertQuantityInRange(id, null, state);
+        e.state = state;
         e.deleted = false;
         return [];
       }
       const outcome = applyWrite(e.state, values, stamp);
+      assertQuantityInRange(id, e.state, outcome.state);
       e.state = outcome.state;
       return outcome.kept;
     },
 
+    /** quantity += delta (merge rules); throws quantity_out_of_range as `write` does. */
     adjust(id: string, delta: number, stamp: Stamp): void {
       const e = entryOf(id);
-      if (e.state) e.state = applyAdjust(e.state, delta, stamp);
+      if (!e.state) return;
+      const next = applyAdjust(e.state, delta, stamp);
+      assertQuantityInRange(id, e.state, next);
+      e.state = next;
     },
 
     /** Deletes the item (if any) and ends its id for the queue. */

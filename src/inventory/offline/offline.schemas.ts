@@ -55,6 +55,7 @@ export const REJECTIONS = [
   'unknown_reference',
   'item_not_found',
   'item_deleted',
+  'quantity_out_of_range',
 ] as const;
 export type Rejection = (typeof REJECTIONS)[number];
 

@@ -67,13 +67,20 @@ async function applyOne(
   if (intent.operation !== 'create' && !items.exists(itemId)) {
     return reject(id, 'item_not_found', `No item with id ${itemId} was ever created`);
   }
-  if (intent.operation === 'adjust') {
-    items.adjust(itemId, intent.delta, stamp);
-    return { id, status: 'applied', item: items.item(itemId) };
+  if (intent.operation !== 'adjust') {
+    const missing = await checkReferences(intent.values);
+    if (missing) return reject(id, 'unknown_reference', missing);
   }
-  const missing = await checkReferences(intent.values);
-  if (missing) return reject(id, 'unknown_reference', missing);
-  const kept = items.write(itemId, intent.values, stamp);
+  let kept: string[] = [];
+  try {
+    if (intent.operation === 'adjust') items.adjust(itemId, intent.delta, stamp);
+    else kept = items.write(itemId, intent.values, stamp);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'quantity_out_of_range') {
+      return reject(id, 'quantity_out_of_range', error.message);
+    }
+    throw error;
+  }
   const item = items.item(itemId);
   return kept.length > 0 ? { id, status: 'merged', kept, item } : { id, status: 'applied', item };
 }

@@ -20,8 +20,15 @@ export function encodeCell(value: string): string {
 
 /** An imported cell: the export's neutralising `'` removed, bidi controls too (src/http/text.ts). */
 export function decodeCell(value: string): string {
+  return decodeGuarded(value).text;
+}
+
+/** decodeCell, and whether the cell carried the export's guard (its text is then exact). */
+function decodeGuarded(value: string): { text: string; guarded: boolean } {
   const text = stripBidiControls(value);
-  return text.startsWith("'") && FORMULA_CELL.test(text) ? text.slice(1) : text;
+  return text.startsWith("'") && FORMULA_CELL.test(text)
+    ? { text: text.slice(1), guarded: true }
+    : { text, guarded: false };
 }
 
 /** UTF-8, and ASCII, which is UTF-8 too */
@@ -71,10 +78,14 @@ export function toCsv(items: ExportedItem[]): string {
   );
 }
 
-/** One parsed record and the line it starts on (the header is line 1). */
+/**
+ * One parsed record and the line it starts on (the header is line 1). `exact`: the columns whose
+ * cell carried the export's guard (a leading tab or CR is its text, not a blank to trim).
+ */
 export interface CsvRecord {
   line: number;
   values: Record<string, string>;
+  exact: Set<string>;
 }
 
 /**
@@ -107,9 +118,15 @@ export function parseCsv(text: string): { columns: string[]; records: CsvRecord[
   const columns = header.record.map((c) => stripBidiControls(c).trim());
   return {
     columns,
-    records: body.map(({ record, info }) => ({
-      line: info.lines,
-      values: Object.fromEntries(columns.map((c, i) => [c, decodeCell(record[i] ?? '')])),
-    })),
+    records: body.map(({ record, info }) => {
+      const values: Record<string, string> = {};
+      const exact = new Set<string>();
+      columns.forEach((column, i) => {
+        const { text, guarded } = decodeGuarded(record[i] ?? '');
+        values[column] = text;
+        if (guarded) exact.add(column);
+      });
+      return { line: info.lines, values, exact };
+    }),
   };
 }

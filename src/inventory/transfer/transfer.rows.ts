@@ -1,3 +1,4 @@
+import { MAX_QUANTITY } from '#src/inventory/inventory.schemas.js';
 import type { ImportRow, RowProblem } from './transfer.schemas.js';
 
 const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -17,11 +18,13 @@ function isCalendarDate(value: string): boolean {
  * Reads the fields of one import row. CSV cells are text, so `fromText` turns "" into a missing
  * value and numbers are parsed from text; JSON values must already have the right type.
  */
-function reader(values: Record<string, unknown>, fromText: boolean) {
+function reader(values: Record<string, unknown>, fromText: boolean, exact: Set<string>) {
   const raw = (field: string): unknown => {
     const value = values[field];
     if (value === undefined || value === null) return undefined;
-    if (fromText && typeof value === 'string' && value.trim() === '') return undefined;
+    if (fromText && typeof value === 'string' && !exact.has(field) && value.trim() === '') {
+      return undefined;
+    }
     return value;
   };
   const text = (field: string, max: number, required: boolean): string | undefined => {
@@ -31,12 +34,13 @@ function reader(values: Record<string, unknown>, fromText: boolean) {
       return undefined;
     }
     if (typeof value !== 'string') throw new RowError(`${field} must be text`);
-    const trimmed = value.trim();
+    // a cell the export guarded is taken as it is: its leading tab or CR is part of the text
+    const trimmed = exact.has(field) ? value : value.trim();
     if (required && trimmed === '') throw new RowError(`${field} must not be blank`);
     if (trimmed.length > max) throw new RowError(`${field} must be at most ${max} characters`);
     return trimmed;
   };
-  const number = (field: string, integer: boolean, max: number): number | undefined => {
+  const number = (field: string, integer: boolean, max: number, min = 0): number | undefined => {
     const value = raw(field);
     if (value === undefined) return undefined;
     const n =
@@ -45,9 +49,9 @@ function reader(values: Record<string, unknown>, fromText: boolean) {
           ? Number(value.trim())
           : NaN
         : value;
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > max) {
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {
       throw new RowError(
-        `${field} must be a number from 0 to ${max} (got ${JSON.stringify(value)})`,
+        `${field} must be a number from ${min} to ${max} (got ${JSON.stringify(value)})`,
       );
     }
     if (integer && !Number.isInteger(n)) throw new RowError(`${field} must be a whole number`);
@@ -61,8 +65,10 @@ export function readRow(
   values: Record<string, unknown>,
   line: number,
   fromText: boolean,
+  /** columns taken exactly, untrimmed (CSV cells the export guarded) */
+  exact: Set<string> = new Set(),
 ): ImportRow | RowProblem {
-  const { text, number } = reader(values, fromText);
+  const { text, number } = reader(values, fromText, exact);
   try {
     const id = text('id', 64, false);
     if (id !== undefined && id !== '' && !ITEM_ID.test(id)) {
@@ -72,7 +78,8 @@ export function readRow(
     if (expiryDate && !isCalendarDate(expiryDate)) {
       throw new RowError(`expiryDate must be a date YYYY-MM-DD (got "${expiryDate}")`);
     }
-    const quantity = number('quantity', false, MAX_AMOUNT);
+    // below 0 as offline adjusts leave it (stored as it is): an export imports back
+    const quantity = number('quantity', false, MAX_QUANTITY, -MAX_QUANTITY);
     if (quantity === undefined) throw new RowError('quantity is missing');
     return {
       line,

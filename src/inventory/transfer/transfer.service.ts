@@ -63,7 +63,7 @@ function refuse(problems: RowProblem[]): AppError {
 function readImport(body: ImportBody): ReadImport {
   let parsed: {
     source: ReadImport['source'];
-    records: { line: number; values: Record<string, unknown> }[];
+    records: { line: number; values: Record<string, unknown>; exact?: Set<string> }[];
     categories: string[];
     locations: string[];
   };
@@ -95,8 +95,8 @@ function readImport(body: ImportBody): ReadImport {
   const rows: ImportRow[] = [];
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
-  for (const { line, values } of parsed.records) {
-    const row = readRow(values, line, body.kind === 'csv');
+  for (const { line, values, exact } of parsed.records) {
+    const row = readRow(values, line, body.kind === 'csv', exact);
     if (isProblem(row)) problems.push(row);
     else if (row.id !== null && seen.has(row.id)) {
       problems.push({ line, reason: `id ${row.id} is already on line ${seen.get(row.id)}` });

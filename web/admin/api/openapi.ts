@@ -1726,6 +1726,7 @@ export interface paths {
               id?: string;
               name: string;
               categoryId: number;
+              /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
               quantity: number;
               unit: string;
               unitPrice: number;
@@ -2188,6 +2189,7 @@ export interface paths {
             id?: string;
             name: string;
             categoryId: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
             quantity: number;
             unit: string;
             unitPrice: number;
@@ -2344,6 +2346,7 @@ export interface paths {
             id?: string;
             name: string;
             categoryId: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
             quantity: number;
             unit: string;
             unitPrice: number;
@@ -2482,6 +2485,7 @@ export interface paths {
             id?: string;
             name?: string;
             categoryId?: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
             quantity?: number;
             unit?: string;
             unitPrice?: number;
@@ -3256,7 +3260,11 @@ export interface paths {
                 status: 'applied' | 'merged' | 'duplicate' | 'rejected';
                 /** @enum {string} */
                 code?:
-                  'validation_failed' | 'unknown_reference' | 'item_not_found' | 'item_deleted';
+                  | 'validation_failed'
+                  | 'unknown_reference'
+                  | 'item_not_found'
+                  | 'item_deleted'
+                  | 'quantity_out_of_range';
                 message?: string;
                 /** @description merged: the fields a later write holds */
                 kept?: string[];
@@ -3267,7 +3275,11 @@ export interface paths {
                   status: 'applied' | 'merged' | 'duplicate' | 'rejected';
                   /** @enum {string} */
                   code?:
-                    'validation_failed' | 'unknown_reference' | 'item_not_found' | 'item_deleted';
+                    | 'validation_failed'
+                    | 'unknown_reference'
+                    | 'item_not_found'
+                    | 'item_deleted'
+                    | 'quantity_out_of_range';
                   message?: string;
                   /** @description merged: the fields a later write holds */
                   kept?: string[];
