@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CommitOutcomeUnknownError, isDatabaseUnreachable } from '#src/db/unreachable.js';
+import { isDiskFull, type DiskWatch } from '#src/storage/disk-full.js';
 
 export type ErrorCode =
   | 'unauthorized'
@@ -66,6 +67,14 @@ export const databaseUnavailable = (commitLost = false) =>
       : 'The database is not reachable right now; nothing was changed. Try again shortly.',
     commitLost ? { applied: 'unknown' } : {},
     { 'retry-after': String(OUTAGE_RETRY_AFTER_S) },
+  );
+
+/** A write that found no space: nothing of it was stored (DESIGN "Faults"). */
+export const insufficientStorage = () =>
+  new AppError(
+    507,
+    'insufficient_storage',
+    "The server's disk is full: nothing was stored. Try again once space has been freed.",
   );
 
 /** Status → code for errors raised by Fastify and its plugins rather than by us. */
@@ -146,17 +155,28 @@ function wantsHtmlPage(request: FastifyRequest): boolean {
   return /\btext\/html\b/.test(accept) && !/^\s*application\/json/.test(accept);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, deps: { disk: DiskWatch }): void {
   app.setErrorHandler(
     (error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+      if (!(error instanceof AppError) && isDiskFull(error)) {
+        const { folder, freeBytes } = deps.disk.reportFull(error);
+        request.log.error(
+          { err: error, folder, freeBytes },
+          `disk full: no space left in ${folder}`,
+        );
+        error = insufficientStorage();
+      }
       if (!(error instanceof AppError) && isDatabaseUnreachable(error)) {
         request.log.warn({ err: error }, 'database unreachable: answered 503');
         error = databaseUnavailable(error instanceof CommitOutcomeUnknownError);
       }
       if (error instanceof AppError) {
-        // 503 is an expected state (no admin token configured, database down), not a fault here
+        // 503 is an expected state (no admin token configured, database down), not a fault
+        // here; a 507 was logged above, with the folder
         if (error.status === 503) request.log.warn(error.message);
-        else if (error.status >= 500) request.log.error({ err: error }, error.message);
+        else if (error.status >= 500 && error.status !== 507) {
+          request.log.error({ err: error }, error.message);
+        }
         return reply
           .status(error.status)
           .headers(error.headers)

@@ -11,6 +11,14 @@ import { registerNoStore } from '#src/http/no-store.js';
 import { registerSecurityHeaders } from '#src/http/security-headers.js';
 import { refuseNulCharacters } from '#src/http/validation.js';
 import { countRequests } from '#src/metrics/metrics.routes.js';
+import { createDiskWatch, type DiskWatch } from '#src/storage/disk-full.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** whether writes fail for lack of space, for /health (DESIGN "Faults") */
+    disk: DiskWatch;
+  }
+}
 
 /** Frames over this size close the socket (code 1009). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -21,11 +29,15 @@ const MAX_FRAME_BYTES = 64 * 1024;
  */
 async function http(app: FastifyInstance): Promise<void> {
   app.decorateRequest('user', null);
-  registerErrorHandling(app);
+  const { config } = app.larder;
+  app.decorate(
+    'disk',
+    createDiskWatch(() => [config.dataDir, config.backupDir]),
+  );
+  registerErrorHandling(app, { disk: app.disk });
   recordRouteAccess(app, app.larder.guards); // before every route
   // first of the hooks: an overloaded process answers 503 + Retry-After at once instead of
   // queueing more work (GET /health opts out, and reports the figures)
-  const { config } = app.larder;
   await refuseWhenOverloaded(app, {
     maxDelayMs: config.overloadEventLoopDelayMs,
     maxHeapBytes: config.overloadHeapMb * 1024 * 1024,
