@@ -161,6 +161,7 @@ export function createServices(deps: {
     authenticateReading: auth.authenticateReading,
     readConnect: createConnectReader({ db, today: () => expiry.today() }),
     revisionOf: inventory.revisionOf,
+    accountOf: users.findById,
     socketsPerUser: config.socketsPerUser,
   });
   const messages = createMessagesService({
@@ -208,6 +209,7 @@ export function createServices(deps: {
   push.connect(bus, {
     isOnline: hub.isOnline,
     message: messages.get,
+    revisionOf: inventory.revisionOf,
     digest: expiry.digestOf,
   });
 

@@ -13,6 +13,8 @@ type AckFrame = ClientFrameOf<'ack'>;
 export interface MessageSocketHub {
   sendToUser(userId: string, frame: ServerFrame): void;
   isOnline(userId: string): boolean;
+  /** a socket of the user on this instance */
+  isConnectedHere(userId: string): boolean;
   onConnect(handler: ConnectHandler): void;
   onClientFrame(
     type: 'ack',
@@ -46,13 +48,28 @@ export function connectMessagesToHub(deps: {
   const backlogs = createBacklogMemory();
   const ackLimit = createRateLimiter({ perSecond: ACK_IDS_PER_SECOND, burst: ACK_ID_BURST });
 
-  /** Pushes a stored message to the receiver's sockets here. */
+  /**
+   * Pushes a stored message to the receiver's sockets here: only to its stored receiver, whatever
+   * the event says (an event on the bus may be forged: it names, the database decides).
+   */
   async function notifyNewMessage(messageId: string, receiverId: string): Promise<void> {
     if (!hub.isOnline(receiverId)) return; // no socket here either; it goes out on connect
     if (await backlogs.alreadyPushed(receiverId, messageId)) return;
     const message = await messages.get(messageId);
-    if (!message || message.deliveredAt !== null) return;
+    if (!message || message.receiverId !== receiverId || message.deliveredAt !== null) return;
     hub.sendToUser(receiverId, { type: 'new_message', message });
+  }
+
+  /** Tells the stored sender that the stored message was delivered, when it was. */
+  async function notifyDelivered(messageId: string, senderId: string): Promise<void> {
+    if (!hub.isConnectedHere(senderId)) return;
+    const message = await messages.get(messageId);
+    if (!message || message.senderId !== senderId || message.deliveredAt === null) return;
+    hub.sendToUser(senderId, {
+      type: 'message_delivered',
+      messageId,
+      deliveredAt: message.deliveredAt,
+    });
   }
 
   function onEvent(event: BusEvent): void {
@@ -61,11 +78,9 @@ export function connectMessagesToHub(deps: {
         log.error({ err, messageId: event.messageId }, 'new message push failed'),
       );
     } else if (event.type === 'messageDelivered') {
-      hub.sendToUser(event.senderId, {
-        type: 'message_delivered',
-        messageId: event.messageId,
-        deliveredAt: event.deliveredAt,
-      });
+      notifyDelivered(event.messageId, event.senderId).catch((err) =>
+        log.error({ err, messageId: event.messageId }, 'delivery notice failed'),
+      );
     }
   }
   const unsubscribe = bus.subscribe(onEvent);

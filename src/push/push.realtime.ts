@@ -17,6 +17,8 @@ export interface PushSources {
   /** a socket of the user on any instance (src/realtime/hub.ts) */
   isOnline(userId: string): boolean;
   message(id: string): Promise<MessageDto | undefined>;
+  /** the inventory's stored revision */
+  revisionOf(inventoryId: string): Promise<number>;
   digest(inventoryId: string, day: string): Promise<ExpiryDigest | null>;
 }
 
@@ -83,11 +85,16 @@ export function connectPushToBus(deps: {
       if (sources.isOnline(event.receiverId)) return;
       if (!(await subscribers.has(event.receiverId))) return;
       const message = await sources.message(event.messageId);
-      if (!message || message.deliveredAt !== null) return;
+      // only to the stored receiver: an event on the bus names, the database decides
+      if (!message || message.receiverId !== event.receiverId || message.deliveredAt !== null) {
+        return;
+      }
       await push.notify([event.receiverId], messageNotice(message));
     } else if (event.type === 'inventoryUpdated') {
       const users = offline(await subscribers.of(event.inventoryId));
       if (users.length === 0) return;
+      // a revision past the stored one is forged, and would hold back every real one (Topic)
+      if (event.revision > (await sources.revisionOf(event.inventoryId))) return;
       await push.notify(users, inventoryNotice(event.inventoryId, event.revision));
     } else if (event.type === 'expiryDigest') {
       const users = offline(await subscribers.of(event.inventoryId));

@@ -36,6 +36,13 @@ export function createSocketHub(deps: {
   ) => Promise<{ caller: SignedInUser; extra: ConnectRead }>;
   readConnect: ReadConnect;
   revisionOf: (inventoryId: string) => Promise<number>;
+  /**
+   * the user as stored now: an event from the bus names what changed, and the hub re-reads it
+   * before it acts, so a forged event cannot move a socket or raise its role
+   */
+  accountOf: (
+    userId: string,
+  ) => Promise<{ inventoryId: string | null; isAdmin: boolean } | undefined>;
   /** sockets one user may hold on this instance; a further one closes their oldest */
   socketsPerUser: number;
 }) {
@@ -82,19 +89,25 @@ export function createSocketHub(deps: {
       case 'inventoryUpdated':
         if (byInventory.has(event.inventoryId)) fanout.push(event.inventoryId, event.revision);
         return;
-      case 'fullSyncRequired':
+      case 'fullSyncRequired': {
+        if (!connections.has(event.userId)) return;
+        // the move stands only as stored: a forged or outdated event names another inventory
+        // (the change that came after it publishes its own event)
+        const account = await deps.accountOf(event.userId);
+        if (!account || account.inventoryId !== event.inventoryId) return;
         for (const connection of connections.of(event.userId)) {
           unindex(connection);
-          connection.user.inventoryId = event.inventoryId;
+          connection.user.inventoryId = account.inventoryId;
           index(connection);
           fanout.forget(connection);
         }
         connections.sendToUser(event.userId, {
           type: 'fullSyncRequired',
-          inventoryId: event.inventoryId,
+          inventoryId: account.inventoryId,
           reason: event.reason,
         });
         return;
+      }
       case 'sessionsEnded':
         connections.closeSessions(
           event.userId,
@@ -105,11 +118,14 @@ export function createSocketHub(deps: {
       case 'sessionEnded':
         connections.closeSessions(event.userId, { only: event.sessionId }, 'session ended');
         return;
-      case 'userChanged':
+      case 'userChanged': {
+        if (!connections.has(event.userId)) return;
+        const account = await deps.accountOf(event.userId);
         for (const connection of connections.of(event.userId)) {
-          connection.user.isAdmin = event.isAdmin;
+          connection.user.isAdmin = account?.isAdmin ?? false;
         }
         return;
+      }
       case 'presence':
       case 'presenceSnapshot':
         presence.onEvent(event);
