@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the web assets (web/dist) when they are missing or older than any file under web/ (or
+// Builds the web assets (web/dist: home page, admin SPA, household app) when they are missing or older than any file under web/ (or
 // package.json); otherwise exits at once. `npm start` runs it first.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +9,9 @@ import { buildIfStale, isFresh } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
-const stamp = path.join(web, 'dist', '.vite', 'manifest.json');
+// the household app is built last (web/vite.config.ts empties web/dist first): its manifest is
+// the stamp of a complete build
+const stamp = path.join(web, 'dist', 'app', '.vite', 'manifest.json');
 const sources = [web, path.join(root, 'package.json')];
 const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 
@@ -27,11 +29,16 @@ if (!fs.existsSync(vite) && !isFresh(stamp, sources)) {
     stamp,
     sources,
     lock: path.join(web, '.build-lock'),
-    build: () =>
-      spawnSync(
-        process.execPath,
-        [vite, 'build', '--config', path.join(web, 'vite.config.ts'), '--logLevel', 'warn'],
-        { cwd: root, stdio: 'inherit' },
-      ).status ?? 1,
+    build: () => {
+      for (const config of ['vite.config.ts', path.join('app', 'vite.config.ts')]) {
+        const status = spawnSync(
+          process.execPath,
+          [vite, 'build', '--config', path.join(web, config), '--logLevel', 'warn'],
+          { cwd: root, stdio: 'inherit' },
+        ).status;
+        if (status !== 0) return status ?? 1;
+      }
+      return 0;
+    },
   });
 }

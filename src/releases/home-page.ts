@@ -44,6 +44,7 @@ export function renderHomePage(data: HomePageData): string {
     main: `<h1 id="app-name">${e(data.appName)}</h1>
       <p class="version">${version}</p>
       ${body}
+      ${openInBrowser(data)}
       <p class="admin"><a href="/admin/">${e(t('home.admin'))}</a></p>`,
   });
 }
@@ -67,6 +68,13 @@ function download(data: HomePageData, apk: ApkFile): string {
       <p class="apk-facts" id="apk-facts">${e(t('home.apkFacts', { size, date }))}</p>
       <p class="hint" id="unknown-sources">${e(t('home.unknownSources'))}</p>
       <p class="url"><code>${url}</code></p>`;
+}
+
+/** Every member, on any device: the household app at /app/, beside the APK. */
+function openInBrowser(data: HomePageData): string {
+  const e = escapeHtml;
+  return `<p><a id="open-app" class="download secondary" href="/app/">${e(data.t('home.openApp'))}</a></p>
+      <p class="hint app-hint">${e(data.t('home.openAppHint'))}</p>`;
 }
 
 function notPublished(data: HomePageData): string {

@@ -3,10 +3,11 @@ import type { Guards } from '#src/http/auth.js';
 import { releaseRoutes } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';
 import { webRoutes } from './web.routes.js';
+import { householdAppRoutes } from './app.routes.js';
 
 /**
  * The release feature's routes: `/api/version`, `/api/admin/version`, `PUT /api/admin/apk`, `/`,
- * `/admin/`, `/assets/*` and `/static/*`. The service (version store, web assets) is built with
+ * `/admin/`, the household app at `/app/`, `/assets/*` and `/static/*`. The service (version store, web assets) is built with
  * the others in src/composition.ts.
  */
 export function releasesModule(deps: {
@@ -17,5 +18,6 @@ export function releasesModule(deps: {
   return async (app) => {
     await app.register(releaseRoutes({ releases, guards }));
     await app.register(webRoutes({ releases }));
+    await app.register(householdAppRoutes({ releases }));
   };
 }

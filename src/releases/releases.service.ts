@@ -5,6 +5,7 @@ import type { Catalogue } from '#src/i18n/translate.js';
 import type { FileResponse } from '#src/http/send-file.js';
 import type { Storage } from '#src/storage/storage.js';
 import { limitedApkBody } from './apk-upload.js';
+import { appManifest } from './app-manifest.js';
 import { renderHomePage, renderNotFoundPage } from './home-page.js';
 import { plainSegments, resolveInside } from './safe-path.js';
 import type { VersionRecord, VersionStore } from './version.store.js';
@@ -28,6 +29,7 @@ const CONTENT_TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
   svg: 'image/svg+xml',
   woff2: 'font/woff2',
+  webmanifest: 'application/manifest+json',
 };
 
 /**
@@ -109,6 +111,14 @@ export function createReleasesService(deps: {
       resolveInside(path.join(deps.web.dist, 'assets'), encodedPath),
 
     adminIndex: () => deps.web.adminIndex(),
+
+    /** A file of the household app's build below /app/ by its still-encoded URL path, or null. */
+    appFile: (encodedPath: string) => resolveInside(deps.web.appDist, encodedPath),
+
+    appIndex: () => deps.web.appIndex(),
+
+    /** The household app's web app manifest, named after LARDER_APP_NAME. */
+    appManifest: () => appManifest(deps.appName),
 
     contentTypeOf(file: FileResponse['path']): string {
       const ext = path

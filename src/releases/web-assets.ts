@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT_DIR } from '#src/paths.js';
 
-/** Where `npm run build:web` puts the home page script and the admin SPA. */
+/** Where `npm run build:web` puts the home page script, the admin SPA and the household app. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('web/dist/', ROOT_DIR));
 
 /** The manifest key of the home page entry (its path relative to web/). */
@@ -26,6 +26,10 @@ export interface WebAssets {
   home(): HomeAssets | null;
   /** The built admin SPA page; null when the web build is missing. */
   adminIndex(): string | null;
+  /** The household app's build (web/dist/app/): its page, service worker, icons and scripts. */
+  appDist: string;
+  /** The built household app page; null when the web build is missing. */
+  appIndex(): string | null;
 }
 
 /**
@@ -66,6 +70,11 @@ export function createWebAssets(dist = DEFAULT_WEB_DIST): WebAssets {
     home: readHome,
     adminIndex() {
       const file = path.join(dist, 'admin', 'index.html');
+      return fs.existsSync(file) ? file : null;
+    },
+    appDist: path.join(dist, 'app'),
+    appIndex() {
+      const file = path.join(dist, 'app', 'index.html');
       return fs.existsSync(file) ? file : null;
     },
   };

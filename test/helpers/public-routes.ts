@@ -20,6 +20,10 @@ export const UNDECLARED_PUBLIC_ROUTES = [
   'GET /admin',
   'GET /admin/',
   'GET /assets/*',
+  'GET /app',
+  'GET /app/',
+  'GET /app/manifest.webmanifest',
+  'GET /app/*',
   'GET /api/openapi.json',
   'GET /api/docs*',
 ];

@@ -97,6 +97,44 @@ describe.each(DIALECTS)('home page and admin page (%s)', (dialect) => {
     expect(redirect.headers.location).toBe('/admin/');
   });
 
+  it('serves the household app at /app/ with the page headers, its manifest named after the server', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/app/' });
+    expect(res.statusCode).toBe(200);
+    expectPageHeaders(res.headers);
+    const scripts = scriptsOf(res.body);
+    expect(scripts.every((src) => src.startsWith('/app/assets/'))).toBe(true);
+    expect(res.body).toContain('<link rel="manifest" href="/app/manifest.webmanifest"');
+    const redirect = await t.app.inject({ method: 'GET', url: '/app' });
+    expect(redirect.statusCode).toBe(301);
+    expect(redirect.headers.location).toBe('/app/');
+
+    const manifest = await t.app.inject({ method: 'GET', url: '/app/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toContain('application/manifest+json');
+    expect(manifest.json()).toMatchObject({
+      name: 'Vorrat <Müller> & "Co"',
+      start_url: '/app/',
+      scope: '/app/',
+      display: 'standalone',
+    });
+    const script = await t.app.inject({ method: 'GET', url: scripts[0]! });
+    expect(script.headers['cache-control']).toContain('immutable');
+    // the service worker runs under its own script's CSP: the page's, which lets it reach this origin
+    const sw = await t.app.inject({ method: 'GET', url: '/app/sw.js' });
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(String(sw.headers['content-security-policy'])).toContain("default-src 'self'");
+  });
+
+  it.each([
+    '/app/../package.json',
+    '/app/%2e%2e/admin/index.html',
+    '/app/.vite/manifest.json',
+    '/app/nope.js',
+  ])('%s is 404', async (url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+  });
+
   it.each(['/assets/../admin/index.html', '/assets/%2e%2e/.vite/manifest.json', '/assets/nope.js'])(
     '%s is 404',
     async (url) => {

@@ -29,6 +29,7 @@ describe('without a web build', () => {
       expect(html).toContain('href="https://larder.example/static/larder.apk"');
       expect(html).not.toContain('<script');
       expect(releases.adminIndex()).toBeNull();
+      expect(releases.appIndex()).toBeNull();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -46,6 +47,8 @@ describe.each(DIALECTS)('home page language, APK facts, favicon and 404 pages (%
     expect(html).toContain('has not been published on this server yet');
     expect(html).toContain('static/larder.apk');
     expect(html).not.toContain('<canvas');
+    // members without an Android phone use the app in the browser, published APK or not
+    expect(html).toContain('href="/app/">Open in the browser</a>');
     expect(html).not.toContain('id="apk-link"');
   });
 
@@ -59,6 +62,9 @@ describe.each(DIALECTS)('home page language, APK facts, favicon and 404 pages (%
     const en = (await get('/', { 'accept-language': 'en-GB,en;q=0.8' })).body;
     expect(en).toContain('<html lang="en">');
     expect(en).toContain('Download for Android (APK)');
+    expect(en).toContain(
+      '<a id="open-app" class="download secondary" href="/app/">Open in the browser</a>',
+    );
     expect(en).toMatch(/id="apk-facts">3\.3 MB · published 14 March 2026</);
     expect(en).toContain('Install unknown apps');
     expect(en).toContain('Tap the button to download');
@@ -67,6 +73,7 @@ describe.each(DIALECTS)('home page language, APK facts, favicon and 404 pages (%
     const de = (await get('/', { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' })).body;
     expect(de).toContain('<html lang="de">');
     expect(de).toContain('Für Android herunterladen (APK)');
+    expect(de).toContain('href="/app/">Im Browser öffnen</a>');
     expect(de).toMatch(/id="apk-facts">3,3 MB · veröffentlicht am 14\. März 2026</);
     expect(de).toContain('Unbekannte Apps installieren');
     expect(de).toContain('<a href="/admin/">Verwaltung</a>');

@@ -92,10 +92,10 @@ export function oidcRoutes(deps: {
       },
       async (request, reply) => {
         const oidc = enabled();
-        const { redirect_uri, code_challenge, code_challenge_method } = request.query;
+        const { redirect_uri, code_challenge, code_challenge_method, page } = request.query;
         const origin = originOf(request);
         if (redirect_uri === undefined) {
-          const { url, browserToken } = await oidc.start({ kind: 'web' }, origin);
+          const { url, browserToken } = await oidc.start({ kind: 'web', page }, origin);
           setBrowserCookie(reply, origin, browserToken);
           return reply.redirect(url, 302);
         }
@@ -122,7 +122,7 @@ export function oidcRoutes(deps: {
         schema: {
           tags,
           summary:
-            "The provider's redirect: 302 to /admin/?oidc_code= (web) or <redirect_uri>?code= (app); failures as oidc_error= / error=",
+            "The provider's redirect: 302 to /admin/?oidc_code= (web; /app/?oidc_code= when started with page=app) or <redirect_uri>?code= (app); failures as oidc_error= / error=",
           querystring: CallbackQuery,
           response: { 302: Type.Null(), ...errors(404) },
         },

@@ -10,6 +10,12 @@ export const OidcInfo = Type.Object({
 });
 
 export const StartQuery = Type.Object({
+  page: Type.Optional(
+    Type.Union([Type.Literal('admin'), Type.Literal('app')], {
+      description:
+        'web: where the browser lands afterwards, /admin/ (default) or the household app /app/',
+    }),
+  ),
   redirect_uri: Type.Optional(
     Type.String({ maxLength: 2048, description: 'app: one of LARDER_OIDC_APP_REDIRECT_URIS' }),
   ),

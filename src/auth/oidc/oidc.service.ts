@@ -12,9 +12,12 @@ import { ProviderError, type OidcClient, type ProviderIdentity } from './oidc.cl
 import { createOidcAccounts, Refused } from './oidc.accounts.js';
 import * as repo from './oidc.repository.js';
 
-/** How a sign-in was started: the admin SPA, the app (PKCE with Larder), or a link from My account. */
+/**
+ * How a sign-in was started: a web page (the admin SPA, or the household app at /app/), the
+ * Android app (PKCE with Larder), or a link from My account.
+ */
 export type OidcStart =
-  | { kind: 'web' }
+  | { kind: 'web'; page?: 'admin' | 'app' }
   | { kind: 'app'; redirectUri: string; codeChallenge: string }
   | { kind: 'link'; userId: string; appRedirectUri: string | null };
 
@@ -23,6 +26,8 @@ const REQUEST_TTL_MS = 10 * 60_000;
 /** Larder's own code, handed to the SPA or the app, works once within this. */
 export const CODE_TTL_MS = 60_000;
 export const CALLBACK_PATH = '/api/auth/oidc/callback';
+/** The stored kind of a web sign-in started from the household app: it lands back on /app/. */
+const HOUSEHOLD_APP = 'web-app' as const;
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
 const randomToken = () => crypto.randomBytes(32).toString('base64url');
@@ -42,9 +47,9 @@ export function createOidcService(deps: {
   const { db, config, provider, auth, users, clock, log } = deps;
   const accounts = createOidcAccounts({ db, config, users, clock });
 
-  /** The SPA's or the app's landing place for a finished (or failed) request. */
+  /** The web page's or the app's landing place for a finished (or failed) request. */
   function landing(
-    row: Pick<repo.OidcRequestRow, 'app_redirect_uri' | 'callback_url'>,
+    row: Pick<repo.OidcRequestRow, 'kind' | 'app_redirect_uri' | 'callback_url'>,
     params: Record<string, string>,
   ): string {
     const appUri = row.app_redirect_uri;
@@ -58,7 +63,8 @@ export function createOidcService(deps: {
       web[key === 'linked' ? 'oidc_linked' : `oidc_${key}`] = value;
     }
     const base = row.callback_url.slice(0, -CALLBACK_PATH.length);
-    return `${base}/admin/?${new URLSearchParams(web).toString()}`;
+    const page = row.kind === HOUSEHOLD_APP ? '/app/' : '/admin/';
+    return `${base}${page}?${new URLSearchParams(web).toString()}`;
   }
 
   async function finish(row: repo.OidcRequestRow, query: string): Promise<string> {
@@ -111,19 +117,24 @@ export function createOidcService(deps: {
       };
       const appUri =
         how.kind === 'app' ? how.redirectUri : how.kind === 'link' ? how.appRedirectUri : null;
+      const storedKind = how.kind === 'web' && how.page === 'app' ? HOUSEHOLD_APP : how.kind;
       let url: string;
       try {
         url = await provider.authorizationUrl(request);
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err;
         log.warn({ reason: err.message }, 'the identity provider cannot be reached');
-        const back = { app_redirect_uri: appUri, callback_url: request.callbackUrl };
+        const back = {
+          kind: storedKind,
+          app_redirect_uri: appUri,
+          callback_url: request.callbackUrl,
+        };
         return { url: landing(back, { error: 'provider_error' }), browserToken: null };
       }
       const browserToken = appUri === null ? randomToken() : null;
       await repo.insertRequest(db, {
         state_hash: sha256(state),
-        kind: how.kind,
+        kind: storedKind,
         nonce: request.nonce,
         code_verifier: request.codeVerifier,
         callback_url: request.callbackUrl,
@@ -145,7 +156,11 @@ export function createOidcService(deps: {
       const state = new URLSearchParams(query).get('state');
       const row = state ? await repo.takeRequest(db, sha256(state)) : undefined;
       if (!row || row.expires_at <= clock()) {
-        const web = { app_redirect_uri: null, callback_url: `${origin}${CALLBACK_PATH}` };
+        const web = {
+          kind: 'web' as const,
+          app_redirect_uri: null,
+          callback_url: `${origin}${CALLBACK_PATH}`,
+        };
         return landing(web, { error: 'invalid_state' });
       }
       if (row.browser_hash !== null && sha256(browserToken ?? '') !== row.browser_hash) {

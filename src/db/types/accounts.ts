@@ -54,7 +54,8 @@ export interface OidcLinksTable {
 /** An authorization request on its way through the provider (state, nonce, PKCE verifier). */
 export interface OidcRequestsTable {
   state_hash: string;
-  kind: 'web' | 'app' | 'link';
+  /** 'web-app': a web sign-in started from the household app, which lands back on /app/ */
+  kind: 'web' | 'web-app' | 'app' | 'link';
   nonce: string;
   code_verifier: string;
   /** Larder's redirect URI at the provider, as sent in the authorization request */

@@ -1,4 +1,5 @@
 import type { Messages } from './en.js';
+import household from './household/de.js';
 
 /** Deutsch. Same keys as en.ts (checked by the type). */
 const messages: Messages = {
@@ -17,6 +18,9 @@ const messages: Messages = {
   'home.apkFacts': '{size} · veröffentlicht am {date}',
   'home.unknownSources':
     'Android fragt einmal, ob Ihr Browser oder Dateimanager Apps installieren darf („Unbekannte Apps installieren“ / „Dieser Quelle vertrauen“). Erlauben Sie es für diesen Download und installieren Sie dann.',
+  'home.openApp': 'Im Browser öffnen',
+  'home.openAppHint':
+    'Auf jedem Handy, Tablet oder Computer: Vorrat, Einkaufsliste und Nachrichten des Haushalts im Browser, auch offline. Über das Menü des Browsers zum Startbildschirm hinzufügen.',
   'home.admin': 'Verwaltung',
   'home.notFoundTitle': 'Seite nicht gefunden',
   'home.notFoundText': 'Unter {path} gibt es nichts.',
@@ -255,6 +259,7 @@ const messages: Messages = {
   'account.unlinked': 'Dieses Konto ist nicht mehr mit {label} verknüpft.',
   'users.oidc': 'OIDC',
   'users.oidcTitle': 'Meldet sich über den Identitätsanbieter an',
+  ...household,
 };
 
 export default { lang: 'de', name: 'Deutsch', messages };

@@ -1,3 +1,5 @@
+import household from './household/en.js';
+
 /**
  * English, the reference catalogue: every other file in this folder has the same keys (the type
  * `Messages` checks it). Placeholders are `{name}`; `_one`/`_other` keys are chosen by `{count}`.
@@ -18,6 +20,9 @@ const messages = {
   'home.apkFacts': '{size} · published {date}',
   'home.unknownSources':
     'Android asks once whether your browser or file manager may install apps (“Install unknown apps” / “Allow from this source”). Allow it for this download, then install.',
+  'home.openApp': 'Open in the browser',
+  'home.openAppHint':
+    'Any phone, tablet or computer: the household’s stock, shopping list and messages in the browser, offline too. Add it to the home screen from the browser’s menu.',
   'home.admin': 'Administration',
   'home.notFoundTitle': 'Page not found',
   'home.notFoundText': 'There is nothing at {path}.',
@@ -252,6 +257,7 @@ const messages = {
   'account.unlinked': 'This account is no longer linked to {label}.',
   'users.oidc': 'OIDC',
   'users.oidcTitle': 'Signs in through the identity provider',
+  ...household,
 };
 
 export type Messages = { readonly [K in keyof typeof messages]: string };

@@ -71,6 +71,23 @@ describe.each(DIALECTS)('sign-in through the identity provider, web flow (%s)', 
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
   });
 
+  it('started from the household app (page=app), it lands back on /app/ with the code or the error', async () => {
+    t.account('anna-in-app', {});
+    await t.link(anna.token, 'anna-in-app');
+    const landed = await t.browser().signInAt('/api/auth/oidc/start?page=app', 'anna-in-app');
+    expect(landed.pathname).toBe('/app/');
+    const res = await t.exchange(landed.searchParams.get('oidc_code') ?? 'none');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ username: 'anna', isAdmin: false });
+
+    t.account('stranger-in-app', {});
+    const refused = await t.browser().signInAt('/api/auth/oidc/start?page=app', 'stranger-in-app');
+    expect(refused.href).toBe('http://larder.test/app/?oidc_error=not_linked');
+    const bad = await t.app.inject({ url: '/api/auth/oidc/start?page=elsewhere' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('validation_failed');
+  });
+
   it('an unknown subject is not signed in (auto-create is off): oidc_error=not_linked', async () => {
     t.account('stranger', { preferred_username: 'anna', email: 'anna@example.org' });
     const landed = await t.webSignIn('stranger');

@@ -132,6 +132,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description web: where the browser lands afterwards, /admin/ (default) or the household app /app/ */
+          page?: 'admin' | 'app';
           /** @description app: one of LARDER_OIDC_APP_REDIRECT_URIS */
           redirect_uri?: string;
           /** @description app: base64url SHA-256 of the app's code verifier */
@@ -186,7 +188,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The provider's redirect: 302 to /admin/?oidc_code= (web) or <redirect_uri>?code= (app); failures as oidc_error= / error= */
+    /** The provider's redirect: 302 to /admin/?oidc_code= (web; /app/?oidc_code= when started with page=app) or <redirect_uri>?code= (app); failures as oidc_error= / error= */
     get: {
       parameters: {
         query?: {
@@ -4845,6 +4847,165 @@ export interface paths {
         };
         /** @description Every error: a human message and a stable code */
         416: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    patch?: never;
+    trace?: never;
+  };
+  '/app/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The household app (public page; its API calls need a user's token) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description text/html page */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': string;
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/app/manifest.webmanifest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The household app's web app manifest (public; named after LARDER_APP_NAME) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the manifest */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/manifest+json': Record<string, never>;
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/app/{*}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The household app's built files: service worker, icons, scripts (public) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          '*': string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the file */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': string;
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /** The household app's built files: service worker, icons, scripts (public) */
+    head: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          '*': string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the file */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': string;
+          };
+        };
+        /** @description Every error: a human message and a stable code */
+        404: {
           headers: {
             [name: string]: unknown;
           };

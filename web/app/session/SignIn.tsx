@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { components, paths } from '#web/admin/api/openapi.ts';
+import type { StoredSession } from '#web/app/local/db.ts';
+import { useAction, useAppName } from '#web/app/hooks.ts';
+import { t } from '#web/app/i18n.ts';
+import { signInWithCode, signInWithPassword } from './session.ts';
+
+type OidcInfo = paths['/api/auth/oidc']['get']['responses'][200]['content']['application/json'];
+export type LoginResponse = components['schemas']['LoginResponse'];
+
+const OIDC_ERRORS = ['not_linked', 'not_allowed', 'invalid_state', 'provider_error'];
+
+/** What the OIDC callback put in the address (`?oidc_code=` / `?oidc_error=`), taken out at once. */
+function takeOidcRedirect(): { code: string } | { error: string } | null {
+  const params = new URLSearchParams(location.search);
+  const code = params.get('oidc_code');
+  const error = params.get('oidc_error');
+  if (code === null && error === null) return null;
+  history.replaceState(null, '', `${location.pathname}${location.hash}`);
+  if (code) return { code };
+  return { error: OIDC_ERRORS.includes(error ?? '') ? error! : 'provider_error' };
+}
+
+/**
+ * Sign-in: "Sign in with <provider>" when the household's identity provider is set up (the
+ * provider sends the browser back here with a code), and the password form unless
+ * LARDER_PASSWORD_SIGN_IN is off (or only for admins: then it shows as well).
+ */
+export function SignIn(props: {
+  notice: string | null;
+  onSignedIn: (session: StoredSession) => Promise<void>;
+}) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [info, setInfo] = useState<OidcInfo | null>(null);
+  const [redirect] = useState(takeOidcRedirect);
+  const action = useAction();
+  const appName = useAppName();
+
+  useEffect(() => {
+    if (navigator.onLine === false) return;
+    fetch('/api/auth/oidc')
+      .then((response) => (response.ok ? (response.json() as Promise<OidcInfo>) : null))
+      .then(setInfo, () => setInfo(null));
+    if (redirect && 'code' in redirect) {
+      void action.run(async () => props.onSignedIn(await signInWithCode(redirect.code)));
+    }
+  }, []);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => props.onSignedIn(await signInWithPassword(username, password)));
+  };
+  const providerError =
+    redirect && 'error' in redirect
+      ? t(`oidc.error.${redirect.error}` as 'oidc.error.provider_error')
+      : null;
+  const provider = info?.enabled ? info.label : null;
+  const withPassword = info?.passwordSignIn !== 'off';
+
+  return (
+    <main class="sign-in">
+      <h1 id="sign-in-title">{t('household.signInTitle', { app: appName })}</h1>
+      {props.notice && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
+      {providerError && (
+        <p class="error" role="alert">
+          {providerError}
+        </p>
+      )}
+      {provider !== null && (
+        <a class="button primary" href="/api/auth/oidc/start?page=app">
+          {t('login.withProvider', { label: provider })}
+        </a>
+      )}
+      {provider !== null && withPassword && <p class="or">{t('login.or')}</p>}
+      {withPassword && (
+        <form onSubmit={submit} aria-labelledby="sign-in-title">
+          <label for="sign-in-username">{t('login.username')}</label>
+          <input
+            id="sign-in-username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            required
+            value={username}
+            onInput={(e) => setUsername(e.currentTarget.value)}
+          />
+          <label for="sign-in-password">{t('login.password')}</label>
+          <input
+            id="sign-in-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary" disabled={action.busy} aria-busy={action.busy}>
+            {action.busy ? t('login.signingIn') : t('login.signIn')}
+          </button>
+        </form>
+      )}
+      {action.error && (
+        <p class="error" role="alert">
+          {action.error}
+        </p>
+      )}
+    </main>
+  );
+}
