@@ -105,6 +105,26 @@ export async function tombstonesSince(
 }
 
 /**
+ * Every entity deleted at a revision up to `revision` (some were re-created since), with its kind:
+ * the deletions of a full delta at that revision (sync/full-delta.ts). Rows up to a revision never
+ * change (only pruning removes them, which raises the history floor), so no transaction is needed.
+ */
+export async function deletionsUpTo(
+  db: Executor,
+  inventoryId: string,
+  revision: number,
+): Promise<{ entity: ChangeEntity; entity_id: string }[]> {
+  return db
+    .selectFrom('change_log')
+    .select(['entity', 'entity_id'])
+    .distinct()
+    .where('inventory_id', '=', inventoryId)
+    .where('op', '=', 'delete')
+    .where('revision', '<=', revision)
+    .execute();
+}
+
+/**
  * Forgets change-log rows older than `cutoff` and raises each affected inventory's history floor
  * to the newest revision forgotten: deltas from an older revision are no longer complete.
  */

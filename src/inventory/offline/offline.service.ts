@@ -4,7 +4,7 @@ import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js
 import type { Values } from '#src/inventory/items/items.merge.js';
 import { openItems, type OpenItems } from '#src/inventory/items/items.writer.js';
 import { listNamed } from '#src/inventory/named/named.repository.js';
-import type { SyncService } from '#src/inventory/sync/sync.service.js';
+import type { FullDelta, SyncService } from '#src/inventory/sync/sync.service.js';
 import * as repo from './offline.repository.js';
 import { payloadTooLarge, readIntent, type Intent } from './offline.payload.js';
 import {
@@ -16,7 +16,11 @@ import {
   type SyncBody,
 } from './offline.schemas.js';
 
-type Answer = { results: OpResult[]; revision: number; changes?: unknown };
+/**
+ * The answer; with `since` 0 the changes are the full delta's bytes (`fullDelta`, from the
+ * snapshot cache: sync/full-delta.ts) for the route to send around the results.
+ */
+type Answer = { results: OpResult[]; revision: number; changes?: unknown; fullDelta?: FullDelta };
 
 const reject = (id: string, code: Rejection, message: string): OpResult => ({
   id,
@@ -110,7 +114,7 @@ export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }
 
   async function pull(caller: Caller, since: number): Promise<unknown> {
     try {
-      return await sync.changes(caller, since);
+      return since === 0 ? await sync.fullDelta(caller) : await sync.changes(caller, since);
     } catch (error) {
       if (error instanceof AppError && error.code === 'full_sync_required') {
         return { fullSyncRequired: true };
@@ -162,6 +166,9 @@ export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }
       if (body.since === undefined) return written;
       const changes = await pull(caller, body.since);
       const revision = (changes as { revision?: number }).revision ?? written.revision;
+      if (body.since === 0 && 'delta' in (changes as object)) {
+        return { ...written, revision, fullDelta: changes as FullDelta };
+      }
       return { ...written, revision, changes };
     },
   };

@@ -5,13 +5,31 @@ const gzip = promisify(zlib.gzip);
 
 /** Bytes of serialized snapshots (plain + gzip) kept in memory at most, over all inventories. */
 export const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
-export interface SnapshotBytes {
-  inventoryId: string;
-  revision: number;
-  etag: string;
+/** An answer's bytes, plain and (made on first use, then kept) gzip. */
+export interface Encoded {
   json: Buffer;
   /** gzip of `json` (zlib's default level), compressed on the thread pool once, then kept. */
   gzip(): Promise<Buffer>;
+}
+
+/** The ids a snapshot holds, per entity of the change log: a deletion is told from a re-creation. */
+export interface LiveIds {
+  item: Set<string>;
+  category: Set<string>;
+  location: Set<string>;
+  setting: Set<string>;
+}
+
+export interface SnapshotBytes extends Encoded {
+  inventoryId: string;
+  revision: number;
+  etag: string;
+  live: LiveIds;
+  /**
+   * Bytes derived from this snapshot (the full delta: sync/full-delta.ts), made by `make` once per
+   * entry, kept with it and counted in the cache's budget.
+   */
+  derived(key: string, make: () => Promise<Buffer>): Promise<Encoded>;
 }
 
 /** The ETag of an inventory at a revision: also names the inventory (users can move). */
@@ -19,6 +37,13 @@ export const etagOf = (inventoryId: string, revision: number) => `"${revision}-$
 
 interface Entry extends SnapshotBytes {
   size: number;
+}
+
+/** Rough bytes of the id sets, for the budget. */
+function liveSize(live: LiveIds): number {
+  let n = 0;
+  for (const ids of Object.values(live) as Set<string>[]) for (const id of ids) n += 48 + id.length;
+  return n;
 }
 
 /**
@@ -40,35 +65,64 @@ export function createSnapshotCache(budget = SNAPSHOT_CACHE_BYTES) {
     bytes -= entry.size;
   }
 
-  function store(inventoryId: string, revision: number, json: Buffer): SnapshotBytes {
+  /** Grows the entry by `n` bytes while it is the one kept (then trims). */
+  function grow(entry: Entry, n: number) {
+    if (entries.get(entry.inventoryId) !== entry) return;
+    entry.size += n;
+    bytes += n;
+    trim();
+  }
+
+  function encoded(entry: () => Entry, json: Buffer): Encoded {
     let compressed: Promise<Buffer> | null = null;
-    const entry: Entry = {
-      inventoryId,
-      revision,
-      etag: etagOf(inventoryId, revision),
+    return {
       json,
-      size: json.length,
       gzip: () => {
         if (compressed === null) {
           compressed = gzip(json);
           void compressed.then(
-            (z) => {
-              if (entries.get(inventoryId) !== entry) return;
-              entry.size += z.length;
-              bytes += z.length;
-              trim();
-            },
+            (z) => grow(entry(), z.length),
             () => {},
           );
         }
         return compressed;
       },
     };
+  }
+
+  function store(
+    inventoryId: string,
+    revision: number,
+    json: Buffer,
+    live: LiveIds,
+  ): SnapshotBytes {
+    const derived = new Map<string, Promise<Encoded>>();
+    const entry: Entry = {
+      inventoryId,
+      revision,
+      etag: etagOf(inventoryId, revision),
+      ...encoded(() => entry, json),
+      live,
+      size: json.length + liveSize(live),
+      derived(key, make) {
+        let pending = derived.get(key);
+        if (!pending) {
+          pending = make().then((bytes) => {
+            grow(entry, bytes.length);
+            return encoded(() => entry, bytes);
+          });
+          // a failure is not kept: the next request makes it again
+          pending.catch(() => derived.delete(key));
+          derived.set(key, pending);
+        }
+        return pending;
+      },
+    };
     const current = entries.get(inventoryId);
     // a slower reader must not replace a newer entry with an older one
     if (current && current.revision > revision) return entry;
     drop(inventoryId);
-    if (json.length > budget) return entry;
+    if (entry.size > budget) return entry;
     entries.set(inventoryId, entry);
     bytes += entry.size;
     trim();

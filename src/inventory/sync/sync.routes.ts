@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Routes } from '#src/http/route-docs.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
@@ -7,6 +7,7 @@ import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import { yieldToLoop } from '#src/db/prepared.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '#src/inventory/inventory.limits.js';
 import type { ReplaceService } from './replace.service.js';
+import type { Encoded } from './snapshot.cache.js';
 import { ReplaceInput } from './sync.schemas.js';
 import type { SyncService } from './sync.service.js';
 
@@ -22,6 +23,15 @@ export function acceptsGzip(header: string | undefined): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
   });
+}
+
+/** Bytes kept plain and gzip: the gzip ones when the client takes them (not compressed again). */
+export async function sendEncoded(request: FastifyRequest, reply: FastifyReply, bytes: Encoded) {
+  reply.header('vary', 'accept-encoding');
+  if (acceptsGzip(request.headers['accept-encoding'])) {
+    return reply.header('content-encoding', 'gzip').send(await bytes.gzip());
+  }
+  return reply.send(bytes.json);
 }
 
 /** /api/inventory and /api/inventory/changes: registered inside inventoryRoutes. */
@@ -105,8 +115,14 @@ export const syncRoutes: Routes<{ sync: SyncService; replace: ReplaceService }> 
       }),
       async (request, reply) => {
         const { since, inventoryId } = request.query;
+        reply.type('application/json; charset=utf-8');
+        if (since === 0) {
+          // every item: served as the snapshot is, from bytes kept with it
+          const { delta } = await sync.fullDelta(callerOf(request), inventoryId);
+          return sendEncoded(request, reply, delta);
+        }
         const json = await sync.changesBytes(callerOf(request), since, inventoryId);
-        return reply.type('application/json; charset=utf-8').send(json);
+        return reply.send(json);
       },
     );
   };

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { timeSlicer } from '#src/db/prepared.js';
 import type { Executor } from '#src/db/executor.js';
@@ -15,8 +17,19 @@ import { listNamed } from '#src/inventory/named/named.repository.js';
 import { listSettings } from '#src/inventory/settings/settings.repository.js';
 import type { Named } from '#src/inventory/inventory.schemas.js';
 import { serializeChanges, serializeSnapshot } from './serialize.js';
-import { etagOf, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
+import { fullDeltaJson, liveIdsOf, pullJson } from './full-delta.js';
+import { etagOf, type Encoded, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
+
+/** A full delta (since 0) from the snapshot cache, and POST /sync's answer around it. */
+export interface FullDelta {
+  revision: number;
+  delta: Encoded;
+  /** the answer of a sync whose results serialize to `resultsJson` (`[]`: kept with the entry) */
+  pull(resultsJson: string): Promise<Encoded>;
+}
+
+const gzipBytes = promisify(zlib.gzip);
 
 export type CachedSnapshot =
   { notModified: true; etag: string } | { notModified: false; etag: string; bytes: SnapshotBytes };
@@ -114,7 +127,27 @@ export function createSyncService(deps: { db: Kysely<DB>; cache: SnapshotCache }
     const pace = timeSlicer();
     const snapshot = await readConsistently(db, (trx) => loadSnapshot(trx, inventoryId, pace));
     // the snapshot may be newer than the revision just read (a write in between): kept under its own
-    return cache.store(inventoryId, snapshot.revision, await serializeSnapshot(snapshot, pace));
+    const json = await serializeSnapshot(snapshot, pace);
+    return cache.store(inventoryId, snapshot.revision, json, liveIdsOf(snapshot));
+  }
+
+  /** The cached snapshot at `revision` (or newer), loaded once for concurrent misses. */
+  async function entryAt(inventoryId: string, revision: number): Promise<SnapshotBytes> {
+    const hit = cache.get(inventoryId, revision);
+    if (hit) return hit;
+    const key = `${revision}-${inventoryId}`;
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = load(inventoryId).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** A full delta read and serialized as any delta (when the snapshot's bytes cannot be used). */
+  async function readFullDelta(inventoryId: string): Promise<Buffer> {
+    const changes = await readConsistently(db, (trx) => loadChanges(trx, inventoryId, 0));
+    return serializeChanges(changes, timeSlicer());
   }
 
   return {
@@ -131,22 +164,45 @@ export function createSyncService(deps: { db: Kysely<DB>; cache: SnapshotCache }
       if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag)) {
         return { notModified: true, etag };
       }
-      const hit = cache.get(inventoryId, revision);
-      if (hit) return { notModified: false, etag, bytes: hit };
-      const key = `${revision}-${inventoryId}`;
-      let pending = loading.get(key);
-      if (!pending) {
-        pending = load(inventoryId).finally(() => loading.delete(key));
-        loading.set(key, pending);
-      }
-      const bytes = await pending;
+      const bytes = await entryAt(inventoryId, revision);
       return { notModified: false, etag: bytes.etag, bytes };
+    },
+
+    /**
+     * Everything since revision 0 (GET /changes?since=0, POST /sync {since: 0}), made from the
+     * cached snapshot (sync/full-delta.ts): it costs what a snapshot costs. 410 as `changes`.
+     */
+    async fullDelta(caller: Caller, expectedInventoryId?: string): Promise<FullDelta> {
+      const inventoryId = inventoryOf(caller);
+      if (expectedInventoryId !== undefined && expectedInventoryId !== inventoryId) {
+        throw fullSyncRequired('You now belong to another inventory; fetch GET /api/inventory');
+      }
+      const inventory = await findInventory(db, inventoryId);
+      if (!inventory) throw noInventory();
+      if (Number(inventory.history_floor) > 0) {
+        throw fullSyncRequired(
+          'Changes since revision 0 are no longer kept; fetch GET /api/inventory instead',
+        );
+      }
+      const entry = await entryAt(inventoryId, Number(inventory.revision));
+      const delta = await entry.derived(
+        'delta',
+        async () => (await fullDeltaJson(db, entry)) ?? readFullDelta(inventoryId),
+      );
+      const pull = async (resultsJson: string): Promise<Encoded> => {
+        const make = async () => pullJson(resultsJson, entry.revision, delta.json);
+        if (resultsJson === '[]') return entry.derived('pull', make);
+        let compressed: Promise<Buffer> | null = null;
+        const json = await make();
+        return { json, gzip: () => (compressed ??= gzipBytes(json)) };
+      };
+      return { revision: entry.revision, delta, pull };
     },
 
     /** Serializes a snapshot just written (PUT's answer) and keeps it for the next reads. */
     async remember(snapshot: Snapshot): Promise<SnapshotBytes> {
       const json = await serializeSnapshot(snapshot, timeSlicer());
-      return cache.store(snapshot.inventoryId, snapshot.revision, json);
+      return cache.store(snapshot.inventoryId, snapshot.revision, json, liveIdsOf(snapshot));
     },
 
     snapshot(caller: Caller): Promise<Snapshot> {
