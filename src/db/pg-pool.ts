@@ -14,7 +14,7 @@ export const CONNECT_TIMEOUT_MS = 5_000;
  * a 20,000-item write, takes well under a second), below the 10 s in which DESIGN "Faults"
  * promises an answer.
  */
-export const QUERY_TIMEOUT_MS = 8_000;
+export const QUERY_TIMEOUT_MS = 6_000;
 
 type Query = (...args: unknown[]) => unknown;
 

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageConfig } from '#src/config.js';
-import { AppError } from '#src/http/errors.js';
+import { AppError, OUTAGE_RETRY_AFTER_S } from '#src/http/errors.js';
 import {
   checkKey,
   meter,
@@ -26,31 +26,57 @@ export type S3Settings = Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'>;
 /** Large uploads go in parts of this size: memory per upload is about 4 such parts. */
 const PART_BYTES = 8 * 1024 * 1024;
 /** An unreachable endpoint fails a request after this long instead of hanging it. */
-const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * A request other than an upload's part (head, list, get until its headers, copy, delete) that
+ * has no answer after this long fails: with two attempts, a bucket behind a network that drops
+ * packets is a 503 within 10 s (DESIGN "Faults"). Upload parts (8 MB, sent at the speed of the
+ * link to the bucket) are bounded by UPLOAD_IDLE_MS instead.
+ */
+const REQUEST_TIMEOUT_MS = 3_000;
+/**
+ * A connection to the bucket silent this long (in neither direction) is given up. Long for
+ * downloads: their socket also waits while the client reading the file is slow.
+ */
+const SOCKET_IDLE_MS = 30_000;
+/**
+ * The same for upload requests, whose body is in memory (a part is buffered before it is sent):
+ * silence means the bucket is gone, and the upload fails within 10 s.
+ */
+const UPLOAD_IDLE_MS = 3_000;
 
 /**
  * S3-compatible object storage: the key is the object key. An upload (single or multipart)
  * becomes visible only when complete, and an aborted one is discarded, so an object is whole
- * or absent. An endpoint that cannot be reached is a 503 `unavailable`, never a crash.
+ * or absent. An endpoint that cannot be reached is a 503 `storage_unavailable` with
+ * Retry-After, never a crash or a 500.
  */
 export function createS3Storage(settings: S3Settings): Storage {
-  const client = new S3Client({
-    region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    forcePathStyle: settings.forcePathStyle,
-    credentials: {
-      accessKeyId: settings.accessKeyId,
-      secretAccessKey: settings.secretAccessKey,
-    },
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS },
-  });
+  const clientFor = (socketTimeout: number) =>
+    new S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      credentials: {
+        accessKeyId: settings.accessKeyId,
+        secretAccessKey: settings.secretAccessKey,
+      },
+      maxAttempts: 2,
+      requestHandler: {
+        connectionTimeout: CONNECT_TIMEOUT_MS,
+        socketTimeout,
+        throwOnRequestTimeout: true,
+      },
+    });
+  const client = clientFor(SOCKET_IDLE_MS);
+  const uploads = clientFor(UPLOAD_IDLE_MS);
   const Bucket = settings.bucket;
+  const bounded = { requestTimeout: REQUEST_TIMEOUT_MS };
 
   async function stat(key: string): Promise<ObjectStat | null> {
     const Key = checkKey(key);
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key }), bounded);
       return {
         size: head.ContentLength ?? 0,
         etag: strongTag(head.ETag),
@@ -66,7 +92,7 @@ export function createS3Storage(settings: S3Settings): Storage {
     const counted = meter();
     body.on('error', (err) => counted.stream.destroy(err));
     const upload = new Upload({
-      client,
+      client: uploads,
       params: { Bucket, Key: checkKey(key), Body: body.pipe(counted.stream) },
       partSize: PART_BYTES,
       queueSize: 2,
@@ -83,7 +109,7 @@ export function createS3Storage(settings: S3Settings): Storage {
   async function remove(key: string): Promise<void> {
     const Key = checkKey(key);
     try {
-      await client.send(new DeleteObjectCommand({ Bucket, Key }));
+      await client.send(new DeleteObjectCommand({ Bucket, Key }), bounded);
     } catch (err) {
       if (!isNotFound(err)) throw unavailable(err);
     }
@@ -108,6 +134,7 @@ export function createS3Storage(settings: S3Settings): Storage {
             Key,
             ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
           }),
+          bounded,
         );
         return result.Body as Readable;
       } catch (err) {
@@ -130,6 +157,7 @@ export function createS3Storage(settings: S3Settings): Storage {
             Key: checkKey(to),
             CopySource: `${Bucket}/${checkKey(from).split('/').map(encodeURIComponent).join('/')}`,
           }),
+          bounded,
         );
       } catch (err) {
         if (isNotFound(err))
@@ -146,6 +174,7 @@ export function createS3Storage(settings: S3Settings): Storage {
         do {
           const page = await client.send(
             new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }),
+            bounded,
           );
           for (const object of page.Contents ?? []) {
             if (!object.Key) continue;
@@ -165,7 +194,10 @@ export function createS3Storage(settings: S3Settings): Storage {
 
     localPath: () => null,
     describe: (prefix) => `s3://${Bucket}/${prefix.replace(/\/$/, '')}`,
-    close: () => client.destroy(),
+    close: () => {
+      client.destroy();
+      uploads.destroy();
+    },
   };
 }
 
@@ -187,8 +219,10 @@ function unavailable(err: unknown): Error {
   if (status !== undefined && status < 500 && status !== 403) return err as Error;
   const error = new AppError(
     503,
-    'unavailable',
-    'The file storage cannot be reached; try again later',
+    'storage_unavailable',
+    'The file storage cannot be reached right now; try again shortly.',
+    {},
+    { 'retry-after': String(OUTAGE_RETRY_AFTER_S) },
   );
   error.cause = err;
   return error;

@@ -31,9 +31,10 @@ export function startWriteStream(
   let phase = 'before';
   let running = true;
   let counter = 0;
+  const run = Math.random().toString(36).slice(2, 8); // keys unique across streams
   const writer = async (n: number) => {
     while (running) {
-      const key = `w${n}-${++counter}`;
+      const key = `${run}-w${n}-${++counter}`;
       const sentIn = phase;
       const startedAt = Date.now();
       let answer: Answer;

@@ -143,13 +143,14 @@ describe('S3 storage that cannot be reached', () => {
     ]) {
       const res = await t.app.inject({ ...request, headers: t.admin.headers });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: expect.any(String), code: 'unavailable' });
+      expect(res.json()).toEqual({ message: expect.any(String), code: 'storage_unavailable' });
+      expect(res.headers['retry-after']).toBe('5');
       expect(res.body).not.toMatch(/at .*\.js|127\.0\.0\.1/);
     }
     const bytes = fixture('water-guide.pdf');
     const res = await upload(t.app, t.admin, 'guide.pdf', { title: 'Guide' }, bytes);
     expect(res.statusCode).toBe(503);
-    expect(res.json().code).toBe('unavailable');
+    expect(res.json().code).toBe('storage_unavailable');
     expect((await t.app.inject({ url: '/health' })).statusCode).toBe(200);
   });
 });

@@ -145,7 +145,7 @@ describe.each(Object.keys(subjects))('storage (%s)', (kind) => {
 });
 
 describe('storage (s3) when the endpoint cannot be reached', () => {
-  it('answers 503 unavailable, with no address or key in the message', async () => {
+  it('answers 503 storage_unavailable, with no address or key in the message', async () => {
     const peer = await startS3Peer();
     await peer.close(); // the port is free again: nothing listens there
     const storage = createS3Storage(peer.settings);
@@ -159,7 +159,7 @@ describe('storage (s3) when the endpoint cannot be reached', () => {
           () => null,
           (e: unknown) => e,
         );
-        expect(err).toMatchObject({ status: 503, code: 'unavailable' });
+        expect(err).toMatchObject({ status: 503, code: 'storage_unavailable' });
         expect(String((err as Error).message)).not.toContain('127.0.0.1');
       }
     } finally {
