@@ -8,9 +8,12 @@ export function useReplica(replica: Replica): ReplicaView {
   return view;
 }
 
-/** The route in the address (`#/stock`), following back and forward. */
-export function useRoute(): string {
-  const read = () => location.hash.replace(/^#\/?/, '').split('/')[0] || 'stock';
+/** The route in the address (`#/stock/item/<id>` → ['stock', 'item', id]), following back and forward. */
+export function useRoute(): string[] {
+  const read = () => {
+    const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+    return parts.length ? parts.map((p) => decodeURIComponent(p)) : ['stock'];
+  };
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const update = () => setRoute(read());

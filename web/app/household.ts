@@ -1,6 +1,7 @@
 import type { IDBPDatabase } from 'idb';
 import { openUserDb, type StoredSession, type UserDb } from '#web/app/local/db.ts';
 import { idbReplicaStore } from '#web/app/local/replica-store.ts';
+import { createMessenger, type Messenger } from '#web/app/messages/messenger.ts';
 import { connectRealtime, type Frame } from '#web/app/realtime/socket.ts';
 import { createReplica, type Replica } from '#web/app/stock/replica.ts';
 import { httpTransport } from '#web/app/stock/transport.ts';
@@ -18,6 +19,7 @@ export interface Household {
   session: StoredSession;
   db: IDBPDatabase<UserDb>;
   replica: Replica;
+  messenger: Messenger;
   /** listeners of socket frames other than the inventory's (messages) */
   onFrame(listener: (frame: Frame) => void): () => void;
   sendFrame(frame: object): void;
@@ -35,7 +37,11 @@ export async function openHousehold(session: StoredSession): Promise<Household> 
   });
   await replica.load();
   const listeners = new Set<(frame: Frame) => void>();
+  const sendFrame = (frame: object) => realtime.send(frame);
+  const messenger = createMessenger({ db, userId: session.userId, sendFrame });
+  await messenger.load();
   const realtime = connectRealtime((frame) => {
+    messenger.onFrame(frame);
     if (frame.type === 'hello') void replica.sync();
     else if (frame.type === 'inventoryUpdated' && 'revision' in frame) {
       const have = replica.view().base?.revision ?? -1;
@@ -43,7 +49,10 @@ export async function openHousehold(session: StoredSession): Promise<Household> 
     } else if (frame.type === 'fullSyncRequired') void replica.reload();
     for (const listener of listeners) listener(frame);
   });
-  const backOnline = () => void replica.sync();
+  const backOnline = () => {
+    void replica.sync();
+    void messenger.flush();
+  };
   addEventListener('online', backOnline);
   const retry = setInterval(() => {
     const { waiting, state } = replica.view();
@@ -54,11 +63,12 @@ export async function openHousehold(session: StoredSession): Promise<Household> 
     session,
     db,
     replica,
+    messenger,
     onFrame(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    sendFrame: (frame) => realtime.send(frame),
+    sendFrame,
     close() {
       clearInterval(retry);
       removeEventListener('online', backOnline);

@@ -2,6 +2,8 @@ import type { Household } from '#web/app/household.ts';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { LanguageChoice } from './LanguageChoice.tsx';
+import { PasswordForm } from './PasswordForm.tsx';
+import { Sessions } from './Sessions.tsx';
 
 /** Account: who is signed in, the language, and sign-out (which leaves nothing on the device). */
 export function AccountScreen(props: {
@@ -15,6 +17,8 @@ export function AccountScreen(props: {
       <h1 id="account-title">{t('household.account')}</h1>
       <p>{t('household.signedInAs', { name: props.household.session.username })}</p>
       <LanguageChoice />
+      <PasswordForm />
+      <Sessions />
       <section class="card" aria-labelledby="sign-out-title">
         <h2 id="sign-out-title">{t('household.signOut')}</h2>
         <p>{t('household.signOutHint')}</p>

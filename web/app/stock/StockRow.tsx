@@ -1,15 +1,14 @@
 import { locale, t } from '#web/app/i18n.ts';
 import type { Item, ItemNote } from './queue.ts';
 import type { Replica } from './replica.ts';
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { isExpired } from './stock-view.ts';
 
 function formatQuantity(item: Item): string {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(item.quantity);
   return item.unit ? `${number} ${item.unit}` : number;
 }
 
-function formatDate(date: string): string {
+export function formatDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
     Date.UTC(y!, m! - 1, d!),
@@ -35,11 +34,13 @@ function NoteLine(props: { note: ItemNote; onDismiss: () => void }) {
 /** One item: name, quantity with unit, expiry; "−" and "+" record an adjust of one. */
 export function StockRow(props: { item: Item; note: ItemNote | undefined; replica: Replica }) {
   const { item, replica } = props;
-  const expired = item.expiryDate !== null && item.expiryDate < today();
+  const expired = isExpired(item, Date.now());
   return (
     <li class="item" data-item-id={item.id}>
       <div class="item-text">
-        <span class="item-name">{item.name}</span>
+        <a class="item-name" href={`#/stock/item/${encodeURIComponent(item.id)}`}>
+          {item.name}
+        </a>
         <span class="item-facts">
           <span class="quantity" data-testid="quantity">
             {formatQuantity(item)}

@@ -1,42 +1,106 @@
-import { t } from '#web/app/i18n.ts';
-import type { Item, ItemNote } from './queue.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { offers } from '#web/app/features.ts';
+import { locale, t } from '#web/app/i18n.ts';
+import { api } from '#web/app/session/session.ts';
+import type { ItemNote } from './queue.ts';
 import type { Replica, ReplicaView } from './replica.ts';
 import { StockRow } from './StockRow.tsx';
+import { groupItems, type StockQuery } from './stock-view.ts';
 
-interface Group {
-  key: string;
-  title: string;
-  items: Item[];
+/** The minimum quantities per item, where this server keeps them (null: it does not). */
+function useMinimums(): Map<string, number> | null {
+  const [minimums, setMinimums] = useState<Map<string, number> | null>(null);
+  useEffect(() => {
+    void offers('stockLevels').then(async (offered) => {
+      if (!offered) return;
+      const levels = await api<{ itemId: string; minQuantity: number }[]>(
+        'GET',
+        '/api/inventory/stock-levels',
+      ).catch(() => null);
+      if (levels) setMinimums(new Map(levels.map((l) => [l.itemId, l.minQuantity])));
+    });
+  }, []);
+  return minimums;
 }
 
-/** The items grouped by location, groups and items by name. */
-function groupByLocation(view: ReplicaView): Group[] {
-  const names = new Map(view.base?.locations.map((l) => [l.id, l.name]));
-  const groups = new Map<string, Group>();
-  for (const item of Object.values(view.items)) {
-    const title = names.get(item.locationId) ?? t('household.noLocation');
-    const key = `location-${item.locationId}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { key, title, items: [] }));
-    group.items.push(item);
-  }
-  const byName = (a: { name?: string; title?: string }, b: { name?: string; title?: string }) =>
-    (a.name ?? a.title ?? '').localeCompare(b.name ?? b.title ?? '');
-  return [...groups.values()]
-    .sort((a, b) => a.title.localeCompare(b.title))
-    .map((g) => ({ ...g, items: g.items.sort(byName) }));
-}
-
-/** Stock: every item with its quantity, − and + at hand; what the server did not take, on the item. */
+/**
+ * Stock: every item with its quantity, − and + at hand, grouped by location or category, with a
+ * search and the filters "expiring" and "below minimum"; a tap on an item opens its edit form.
+ */
 export function StockScreen(props: { replica: Replica; view: ReplicaView }) {
   const { replica, view } = props;
+  const [query, setQuery] = useState<StockQuery>({
+    groupBy: 'location',
+    search: '',
+    expiring: false,
+    belowMinimum: false,
+  });
+  const minimums = useMinimums();
   if (!view.base) return <p class="loading">{t('household.loadingStock')}</p>;
-  const groups = groupByLocation(view);
+  const groups = groupItems(view.base, view.items, query, {
+    now: Date.now(),
+    locale,
+    minimums: minimums ?? new Map(),
+    without: t(query.groupBy === 'location' ? 'household.noLocation' : 'household.noCategory'),
+  });
   const notes = new Map<string, ItemNote>(view.notes.map((n) => [n.itemId, n]));
+  const total = Object.keys(view.items).length;
+  const shown = groups.reduce((n, g) => n + g.items.length, 0);
+  const set = (change: Partial<StockQuery>) => setQuery((q) => ({ ...q, ...change }));
+
   return (
     <section aria-labelledby="stock-title">
-      <h1 id="stock-title">{t('household.stock')}</h1>
-      {groups.length === 0 && <p class="empty">{t('household.emptyStock')}</p>}
+      <div class="screen-head">
+        <h1 id="stock-title">{t('household.stock')}</h1>
+        <a class="button primary" href="#/stock/new">
+          {t('household.addItem')}
+        </a>
+      </div>
+      <div class="toolbar" role="search">
+        <div class="field">
+          <label for="stock-search">{t('household.search')}</label>
+          <input
+            id="stock-search"
+            type="search"
+            value={query.search}
+            onInput={(e) => set({ search: e.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for="stock-group">{t('household.groupBy')}</label>
+          <select
+            id="stock-group"
+            value={query.groupBy}
+            onChange={(e) => set({ groupBy: e.currentTarget.value as StockQuery['groupBy'] })}
+          >
+            <option value="location">{t('household.byLocation')}</option>
+            <option value="category">{t('household.byCategory')}</option>
+          </select>
+        </div>
+        <fieldset class="filters">
+          <legend>{t('household.filters')}</legend>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={query.expiring}
+              onChange={(e) => set({ expiring: e.currentTarget.checked })}
+            />
+            {t('household.expiring')}
+          </label>
+          {minimums && (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={query.belowMinimum}
+                onChange={(e) => set({ belowMinimum: e.currentTarget.checked })}
+              />
+              {t('household.belowMinimum')}
+            </label>
+          )}
+        </fieldset>
+      </div>
+      {total === 0 && <p class="empty">{t('household.emptyStock')}</p>}
+      {total > 0 && shown === 0 && <p class="empty">{t('common.noMatch')}</p>}
       {groups.map((group) => (
         <section key={group.key} class="group" aria-labelledby={group.key}>
           <h2 id={group.key}>{group.title}</h2>
@@ -47,6 +111,9 @@ export function StockScreen(props: { replica: Replica; view: ReplicaView }) {
           </ul>
         </section>
       ))}
+      <p>
+        <a href="#/stock/places">{t('household.places')}</a>
+      </p>
     </section>
   );
 }

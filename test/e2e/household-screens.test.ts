@@ -1,0 +1,276 @@
+import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { ensureWebBuild } from '#test/helpers/web-build.js';
+import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
+import { fixture, resourceMetadata, upload } from '#test/resources/helpers.js';
+import { describeInBrowser, screenshot } from './browser.js';
+import {
+  expectQuantity,
+  launchChromium,
+  openMember,
+  signInToApp,
+  type Member,
+} from './household-app-page.js';
+
+const inDays = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+describeInBrowser('household app screens', () => {
+  describe.each(DIALECTS)('%s', (dialect) => {
+    const t = useTestApp(dialect);
+    const [anna, ben] = t.users('anna', 'ben');
+    let base: string;
+    let browser: Browser;
+    let annaApp: Member;
+    let benApp: Member;
+
+    beforeAll(async () => {
+      ensureWebBuild();
+      await share(t.app, t.admin, anna, ben);
+      await seedBasics(t.app, anna);
+      await call(t.app, anna, 'PUT', '/api/inventory/categories/2', { name: 'Drinks' });
+      await call(t.app, anna, 'PUT', '/api/inventory/locations/2', { name: 'Cellar' });
+      for (const item of [
+        itemBody({ id: 'rice', name: 'Rice', quantity: 3, unit: 'kg', expiryDate: inDays(400) }),
+        itemBody({ id: 'milk', name: 'Milk', quantity: 2, unit: 'l', expiryDate: inDays(5) }),
+        itemBody({
+          id: 'water',
+          name: 'Water',
+          quantity: 12,
+          unit: 'l',
+          categoryId: 2,
+          locationId: 2,
+          expiryDate: null,
+        }),
+      ]) {
+        expect((await call(t.app, anna, 'POST', '/api/inventory/items', item)).status).toBe(201);
+      }
+      const pdf = fixture('candle-safety.pdf');
+      const meta = resourceMetadata({ title: 'Candle safety', tags: ['Light', 'safety'] });
+      expect((await upload(t.app, t.admin, 'candle-safety.pdf', meta, pdf)).statusCode).toBe(201);
+      const other = resourceMetadata({ title: 'Water guide', tags: ['Water'] });
+      expect((await upload(t.app, t.admin, 'emergency_radio-list.pdf', other)).statusCode).toBe(
+        201,
+      );
+      base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      browser = await launchChromium();
+      annaApp = await openMember(browser);
+      benApp = await openMember(browser, { width: 375 });
+      await signInToApp(annaApp.page, base, 'anna');
+      await signInToApp(benApp.page, base, 'ben');
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    const item = async (id: string) =>
+      (await call(t.app, anna, 'GET', `/api/inventory/items/${id}`)).body;
+    const rows = (member: Member) => member.page.locator('li.item .item-name');
+
+    it('Stock: search, group by category, the expiring filter', async () => {
+      const { page } = annaApp;
+      await expect
+        .poll(() => page.locator('section.group h2').allTextContents())
+        .toEqual(['Cellar', 'Pantry']);
+      await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Water', 'Milk', 'Rice']);
+      await page.getByLabel('Search').fill('wat');
+      await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Water']);
+      await page.getByLabel('Search').fill('');
+      await page.getByLabel('Group by').selectOption('category');
+      await expect
+        .poll(() => page.locator('section.group h2').allTextContents())
+        .toEqual(['Drinks', 'Food']);
+      await page.getByLabel('Expiring (30 days)').check();
+      await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Milk']);
+      await page.getByLabel('Expiring (30 days)').uncheck();
+      // this server keeps no minimum stock yet: no such filter to offer
+      expect(await page.getByLabel('Below minimum').count()).toBe(0);
+    });
+
+    it('Stock: the edit form changes fields, a new item is added, an item is deleted', async () => {
+      const { page } = annaApp;
+      await page.getByRole('link', { name: 'Rice' }).click();
+      await page.getByRole('heading', { name: 'Edit Rice' }).waitFor();
+      await page.getByLabel('Quantity', { exact: true }).fill('5');
+      await page.getByLabel('Notes').fill('<b>basmati</b>');
+      await page.getByLabel('Location').selectOption({ label: 'Cellar' });
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expectQuantity(page, 'Rice', '5 kg');
+      await expect.poll(async () => (await item('rice')).notes).toBe('<b>basmati</b>');
+      expect(await item('rice')).toMatchObject({ quantity: 5, locationId: 2, name: 'Rice' });
+
+      await page.getByRole('link', { name: 'Add item' }).click();
+      await page.getByLabel('Name').fill('Beans');
+      await page.getByLabel('Quantity', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('alert').filter({ hasText: 'quantity' }).waitFor();
+      await page.getByLabel('Quantity', { exact: true }).fill('4');
+      await page.getByLabel('Unit', { exact: true }).fill('cans');
+      await page.getByLabel('Best before').fill(inDays(10));
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expectQuantity(page, 'Beans', '4 cans');
+      await expectQuantity(benApp.page, 'Beans', '4 cans');
+
+      await page.getByRole('link', { name: 'Milk' }).click();
+      await page.getByRole('button', { name: 'Delete item' }).click();
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Rice', 'Water', 'Beans']);
+      await expect
+        .poll(async () => (await call(t.app, anna, 'GET', '/api/inventory/items/milk')).status)
+        .toBe(404);
+    });
+
+    it('categories and locations: a new location shows in the edit form', async () => {
+      const { page } = annaApp;
+      await page.goto(`${base}/app/#/stock/places`);
+      await page.getByLabel('New location').fill('Garage');
+      await page.getByRole('button', { name: 'Add' }).nth(1).click();
+      await page.getByText('Garage').waitFor();
+      await page.getByRole('link', { name: 'Back to the stock' }).click();
+      await page.getByRole('link', { name: 'Water' }).click();
+      await expect
+        .poll(() => page.getByLabel('Location').locator('option').allTextContents())
+        .toContain('Garage');
+      await page.getByRole('link', { name: 'Cancel' }).click();
+    });
+
+    it('Messages: live between members, and written offline it waits as pending', async () => {
+      const annaPage = annaApp.page;
+      const benPage = benApp.page;
+      await annaPage.getByRole('link', { name: 'Messages' }).click();
+      await annaPage.getByRole('link', { name: 'ben' }).click();
+      await benPage.getByRole('link', { name: 'Messages' }).click();
+      await benPage.getByRole('link', { name: 'anna' }).click();
+
+      await benPage.getByLabel('Message').fill('Is there still rice?');
+      await benPage.getByRole('button', { name: 'Send' }).click();
+      await annaPage.getByText('Is there still rice?').waitFor();
+
+      await annaApp.context.setOffline(true);
+      await annaPage.getByLabel('Message').fill('Yes, <i>five</i> kilos');
+      await annaPage.getByRole('button', { name: 'Send' }).click();
+      const sent = annaPage.locator('li', { hasText: 'Yes, <i>five</i> kilos' });
+      await expect.poll(() => sent.textContent()).toContain('pending');
+      await annaApp.context.setOffline(false);
+      await expect.poll(() => sent.textContent()).not.toContain('pending');
+      await benPage.getByText('Yes, <i>five</i> kilos').waitFor();
+      const stored = await call(t.app, ben, 'GET', `/api/messages/${anna.userId}`);
+      expect(stored.body.map((m: { body: string }) => m.body)).toEqual([
+        'Is there still rice?',
+        'Yes, <i>five</i> kilos',
+      ]);
+      await screenshot(benPage, `app-messages-phone-${dialect}`);
+    });
+
+    it('Library: search, tag filter, and a download with ?token=', async () => {
+      const { page } = annaApp;
+      await page.getByRole('link', { name: 'Library' }).click();
+      await page.getByRole('heading', { name: 'Candle safety' }).waitFor();
+      await page.getByLabel('Tag').selectOption('water'); // tags are kept in lower case
+      await expect
+        .poll(() => page.locator('.resources h2').allTextContents())
+        .toEqual(['Water guide']);
+      await page.getByLabel('Tag').selectOption('');
+      await page.getByLabel('Search').fill('candle');
+      await expect
+        .poll(() => page.locator('.resources h2').allTextContents())
+        .toEqual(['Candle safety']);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download Candle safety' }).click(),
+      ]);
+      const file = await download.path();
+      expect(fs.readFileSync(file).equals(fixture('candle-safety.pdf'))).toBe(true);
+      expect(download.url()).toContain('token=');
+    });
+
+    it('Shopping list and Readiness say that this server does not offer them yet', async () => {
+      const { page } = annaApp;
+      await page.getByRole('link', { name: 'Shopping list' }).click();
+      await page.getByText('This server does not offer the Shopping list yet').waitFor();
+      await page.getByRole('link', { name: 'Readiness' }).click();
+      await page.getByText('This server does not offer the Readiness yet').waitFor();
+    });
+
+    it('Shopping list and Readiness use the routes where the server offers them', async () => {
+      const member = await openMember(browser);
+      const { page } = member;
+      const json = (body: unknown) => ({
+        contentType: 'application/json',
+        body: JSON.stringify(body),
+      });
+      // a server with the routes of the stock-over-time feature, as its OpenAPI document says
+      await page.route('**/api/openapi.json', (route) =>
+        route.fulfill(
+          json({
+            paths: { '/api/inventory/shopping-list': {}, '/api/inventory/readiness': {} },
+          }),
+        ),
+      );
+      await page.route('**/api/inventory/shopping-list', (route) =>
+        route.fulfill(
+          json({
+            entries: [
+              {
+                id: 'item:rice',
+                itemId: 'rice',
+                name: 'Rice',
+                unit: 'kg',
+                quantity: 2,
+                source: 'below_minimum',
+                checked: false,
+              },
+            ],
+          }),
+        ),
+      );
+      await page.route('**/api/inventory/readiness', (route) =>
+        route.fulfill(
+          json({
+            householdSize: 2,
+            goalDays: 10,
+            food: { kcal: 30000, days: 6.8, itemsWithoutKcal: 0 },
+            water: { liters: 12, days: 3 },
+            days: 3,
+            goalMet: false,
+            shortfall: { kcal: 14000, liters: 28 },
+            runOut: [],
+            expiringBeforeUse: [],
+          }),
+        ),
+      );
+      await signInToApp(page, base, 'anna');
+      await page.getByRole('link', { name: 'Shopping list' }).click();
+      await page.getByRole('button', { name: 'Bought Rice' }).waitFor();
+      await page.getByText('Rice · 2 kg').waitFor();
+      await page.getByRole('link', { name: 'Readiness' }).click();
+      await page
+        .getByText('The stock lasts 3 days (household of 2): the goal is 10 days.')
+        .waitFor();
+      await member.context.close();
+    });
+
+    it('Account: the own password changes, the other devices are signed out', async () => {
+      const { page } = benApp;
+      await page.getByRole('link', { name: 'Account' }).click();
+      await page.getByRole('list', { name: 'Signed-in devices' }).waitFor();
+      await page.getByLabel('Current password').fill('ben-password');
+      await page.getByLabel('New password').fill('ben-new-password');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Password changed.').waitFor();
+      expect((await call(t.app, ben, 'GET', '/api/auth/me')).status).toBe(401);
+      // this device goes on with its new tokens
+      await page.getByRole('link', { name: 'Stock' }).click();
+      await page.getByRole('button', { name: 'Add one Water' }).click();
+      await expect.poll(async () => (await item('water')).quantity).toBe(13);
+    });
+
+    it('no console errors', () => {
+      expect(annaApp.problems).toEqual([]);
+      expect(benApp.problems).toEqual([]);
+    });
+  });
+});
