@@ -63,6 +63,13 @@ export function createSessionStore(deps: {
     sessions.delete(sessionId);
   }
 
+  // the bus is back: events of the outage (a session ended, a user moved) never came, so every
+  // cached row is read again
+  const unsubscribeReconnect = bus.onReconnect(() => {
+    epoch += 1;
+    users.clear();
+    sessions.clear();
+  });
   const unsubscribe = bus.subscribe((event) => {
     if (event.type === 'sessionsEnded') forgetUser(event.userId, event.exceptSessionId ?? null);
     else if (event.type === 'sessionEnded') forgetSession(event.sessionId);
@@ -157,6 +164,7 @@ export function createSessionStore(deps: {
     /** Stops listening; waits for the noted uses (app close, before the database closes). */
     async close(): Promise<void> {
       unsubscribe();
+      unsubscribeReconnect();
       await idle();
     },
   };

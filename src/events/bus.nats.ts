@@ -3,6 +3,7 @@ import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-n
 import {
   Subscribers,
   encodeEvent,
+  retryDelay,
   withPublishAfterCommit,
   type BusEvent,
   type EventBus,
@@ -67,6 +68,8 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
   const { server, auth } = natsOptions(options.url);
   const subject = natsSubject(options.database, options.schema);
   let nc: NatsConnection;
+  /** attempts since the connection was lost (the wait before the next one grows) */
+  let attempts = 0;
   try {
     nc = await connect({
       servers: server,
@@ -74,7 +77,8 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       name: 'larder',
       // the client reconnects by itself, forever (its default gives up after 10 attempts)
       maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
+      // each wait doubles up to RETRY_MAX_MS, with jitter (src/events/bus.ts)
+      reconnectDelayHandler: () => retryDelay(attempts++),
       timeout: 5000,
       // a server that vanished without closing the connection is noticed within ~30 s
       pingInterval: 10_000,
@@ -93,6 +97,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
         log.warn({ server }, 'event bus connection lost; reconnecting');
       } else if (status.type === 'reconnect') {
         connected = true;
+        attempts = 0;
         log.info({ server }, 'event bus reconnected');
         subscribers.reconnected();
       } else if (status.type === 'error') {
@@ -130,6 +135,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       },
       subscribe: (handler) => subscribers.add(handler),
       onReconnect: (handler) => subscribers.addReconnect(handler),
+      state: () => (connected || closed ? 'ok' : 'reconnecting'),
       async close() {
         if (closed) return;
         closed = true;

@@ -5,6 +5,7 @@ import { createBatcher } from './batch.js';
 import {
   Subscribers,
   encodeEvent,
+  retryDelay,
   withPublishAfterCommit,
   type BusEvent,
   type EventBus,
@@ -15,7 +16,9 @@ const MAX_EVENTS_PER_NOTIFY = 200;
 
 /**
  * Several processes on one PostgreSQL: every event goes through NOTIFY on a channel per schema
- * and comes back to every instance (this one included) through its LISTEN connection.
+ * and comes back to every instance (this one included) through its LISTEN connection. A lost
+ * LISTEN connection is opened again with backoff (src/events/bus.ts, retryDelay); NOTIFY
+ * delivers nothing missed meanwhile, so the reconnect handlers catch up from the database.
  */
 export async function createPgEventBus(options: {
   connection: pg.ClientConfig;
@@ -31,10 +34,34 @@ export async function createPgEventBus(options: {
   let listener: pg.Client | null = null;
   let closed = false;
   let retryTimer: NodeJS.Timeout | null = null;
+  /** failed attempts since the connection was lost (the wait before the next one grows) */
+  let attempts = 0;
 
-  /** `again`: after a lost connection, so the reconnect handlers run once it listens */
+  const retry = (): void => {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void connect(true);
+    }, retryDelay(attempts++));
+  };
+
+  /**
+   * Opens the LISTEN connection. `again`: after a lost one; a failure then is retried with
+   * backoff (at start-up it fails the start), and once it listens the reconnect handlers run.
+   */
   const connect = async (again: boolean): Promise<void> => {
     const client = new pg.Client(options.connection);
+    let lost = false;
+    const onLost = (err?: Error): void => {
+      if (lost) return;
+      lost = true;
+      const wasListening = listener === client;
+      if (wasListening) listener = null;
+      client.end().catch(() => {});
+      if (closed) return;
+      if (wasListening) log.warn({ err }, 'event bus connection lost; reconnecting');
+      retry();
+    };
     client.on('notification', (msg) => {
       if (msg.channel !== channel || !msg.payload) return;
       try {
@@ -43,19 +70,31 @@ export async function createPgEventBus(options: {
         log.warn({ err }, 'unreadable event on the bus');
       }
     });
-    const reconnect = (err?: Error) => {
-      if (closed || listener !== client) return;
-      listener = null;
-      log.warn({ err }, 'event bus connection lost; reconnecting');
-      client.end().catch(() => {});
-      retryTimer = setTimeout(() => void connect(true).catch(() => reconnect()), 1000);
-    };
-    client.on('error', reconnect);
-    client.on('end', () => reconnect());
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch (err) {
+      if (!again) {
+        lost = true;
+        client.end().catch(() => {});
+        throw err;
+      }
+      return onLost(err as Error);
+    }
+    if (lost) return;
+    if (closed) {
+      lost = true;
+      await client.end().catch(() => {});
+      return;
+    }
     listener = client;
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
-    if (again) subscribers.reconnected();
+    attempts = 0;
+    if (again) {
+      log.info('event bus reconnected');
+      subscribers.reconnected();
+    }
   };
   await connect(false);
 
@@ -76,6 +115,7 @@ export async function createPgEventBus(options: {
       },
       subscribe: (handler) => subscribers.add(handler),
       onReconnect: (handler) => subscribers.addReconnect(handler),
+      state: () => (listener !== null || closed ? 'ok' : 'reconnecting'),
       async close() {
         closed = true;
         if (retryTimer) clearTimeout(retryTimer);

@@ -31,6 +31,12 @@ export type BusEvent =
 
 export type BusHandler = (event: BusEvent) => void;
 
+/** The bus's connection: `reconnecting` while events between instances may be lost (/health). */
+export type BusState = 'ok' | 'reconnecting';
+
+/** What instances share through the database, each reloaded when the bus comes back. */
+const SHARED_STATE = ['signingKeys', 'version', 'pushSubscriptions'] as const;
+
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;
   /**
@@ -46,6 +52,8 @@ export interface EventBus {
    * the sockets here learn only from events is to be caught up from the database in a handler.
    */
   onReconnect(handler: () => void): () => void;
+  /** `reconnecting` from a lost connection until the transport listens again */
+  state(): BusState;
   close(): Promise<void>;
 }
 
@@ -83,8 +91,13 @@ export class Subscribers {
       }
     }
   }
-  /** The transport is back: every reconnect handler runs (a failure is logged). */
+  /**
+   * The transport is back. What instances share may have changed meanwhile without an event
+   * reaching this one: its subscribers hear `sharedStateChanged` for each part (they re-read it
+   * from the database), then every reconnect handler runs (a failure is logged).
+   */
   reconnected(): void {
+    for (const what of SHARED_STATE) this.dispatch({ type: 'sharedStateChanged', what });
     for (const handler of this.reconnectHandlers) {
       try {
         handler();
@@ -123,8 +136,20 @@ export function createLocalEventBus(log: FastifyBaseLogger): EventBus {
       },
       subscribe: (handler) => subscribers.add(handler),
       onReconnect: () => () => {}, // one process: nothing to lose, nothing to reconnect
+      state: () => 'ok',
       async close() {},
     },
     log,
   );
+}
+
+/**
+ * The wait before the next attempt to reach a lost transport: doubling from RETRY_FIRST_MS up to
+ * RETRY_MAX_MS, each within ±20 % so that instances cut together do not come back in step.
+ */
+export const RETRY_FIRST_MS = 250;
+export const RETRY_MAX_MS = 5000;
+export function retryDelay(attempt: number): number {
+  const base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt, 10));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
 }

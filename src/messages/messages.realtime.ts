@@ -15,6 +15,8 @@ export interface MessageSocketHub {
   isOnline(userId: string): boolean;
   /** a socket of the user on this instance */
   isConnectedHere(userId: string): boolean;
+  /** the users with a socket on this instance */
+  localUserIds(): string[];
   onConnect(handler: ConnectHandler): void;
   onClientFrame(
     type: 'ack',
@@ -85,6 +87,21 @@ export function connectMessagesToHub(deps: {
   }
   const unsubscribe = bus.subscribe(onEvent);
 
+  // the bus is back: messages created during the outage were announced to no one here, so each
+  // local user's undelivered messages go out again (at least once; the app keeps them by id)
+  async function resendUndelivered(): Promise<void> {
+    for (const userId of hub.localUserIds()) {
+      await messages.forEachUndelivered(userId, (batch) => {
+        for (const message of batch) hub.sendToUser(userId, { type: 'new_message', message });
+      });
+    }
+  }
+  const unsubscribeReconnect = bus.onReconnect(() => {
+    resendUndelivered().catch((err) =>
+      log.error({ err }, 'sending undelivered messages after the bus reconnected failed'),
+    );
+  });
+
   // Every (re)connect gets every undelivered message, oldest first, on that socket only. The
   // connect's query says whether there are any (unless a message came in since): none, no query.
   hub.onConnect(async (user, send, hints) => {
@@ -115,5 +132,11 @@ export function connectMessagesToHub(deps: {
     await messages.markDelivered(user.id, ids);
   });
 
-  return { notifyNewMessage, close: (): void => void unsubscribe() };
+  return {
+    notifyNewMessage,
+    close(): void {
+      unsubscribe();
+      unsubscribeReconnect();
+    },
+  };
 }

@@ -24,7 +24,13 @@ async function routes(app: FastifyInstance): Promise<void> {
   const { config, database, guards, auth, users, inventories, inventory } = app.larder;
   const { backups, metrics, hub, messages, resources, expiry, webhooks, push } = app.larder;
 
-  await app.register(healthRoutes({ db: database.db, diskHealth: () => app.disk.health() }));
+  await app.register(
+    healthRoutes({
+      db: database.db,
+      busHealth: () => app.larder.bus.state(),
+      diskHealth: () => app.disk.health(),
+    }),
+  );
   const oidc = oidcRoutes({ oidc: app.larder.oidc, config, guards });
   await app.register(authRoutes({ auth, users, guards, signInRoutes: oidc }));
   await app.register(adminUserRoutes({ users, guards }));

@@ -5,7 +5,12 @@ import type { SignedInUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from '#src/events/bus.js';
 import type { ConnectHandler, ConnectHints, ConnectRead, ReadConnect } from './connect.js';
 import { createConnectMarks, type ConnectMark } from './connect-marks.js';
-import { createConnectionRegistry, sendFrame, type Connection } from './connections.js';
+import {
+  CLOSE_SESSION_ENDED,
+  createConnectionRegistry,
+  sendFrame,
+  type Connection,
+} from './connections.js';
 import { createInventoryFanout } from './fanout.js';
 import { createInbound } from './inbound.js';
 import { createPresence } from './presence.js';
@@ -42,7 +47,7 @@ export function createSocketHub(deps: {
    */
   accountOf: (
     userId: string,
-  ) => Promise<{ inventoryId: string | null; isAdmin: boolean } | undefined>;
+  ) => Promise<{ inventoryId: string | null; isAdmin: boolean; tokenVersion: number } | undefined>;
   /** sockets one user may hold on this instance; a further one closes their oldest */
   socketsPerUser: number;
 }) {
@@ -144,6 +149,42 @@ export function createSocketHub(deps: {
     );
   });
 
+  /**
+   * The bus is back after an outage whose events never reached this instance (DESIGN "Faults"):
+   * each local user is read again (sockets of a password changed meanwhile close, a user moved
+   * meanwhile is moved), and every socket gets `inventoryUpdated` with its inventory's current
+   * revision. Messages are sent again by the messages feature's own reconnect handler.
+   */
+  async function catchUp(): Promise<void> {
+    for (const userId of connections.userIds()) {
+      const account = await deps.accountOf(userId);
+      for (const connection of [...connections.of(userId)]) {
+        if (!account || connection.user.tokenVersion < account.tokenVersion) {
+          connection.socket.close(CLOSE_SESSION_ENDED, 'session ended');
+          continue;
+        }
+        connection.user.isAdmin = account.isAdmin;
+        if (connection.user.inventoryId === account.inventoryId) continue;
+        unindex(connection);
+        connection.user.inventoryId = account.inventoryId;
+        index(connection);
+        fanout.forget(connection);
+        sendFrame(connection, {
+          type: 'fullSyncRequired',
+          inventoryId: account.inventoryId,
+          reason: 'assigned',
+        });
+      }
+    }
+    for (const inventoryId of [...byInventory.keys()]) {
+      fanout.push(inventoryId, await deps.revisionOf(inventoryId));
+    }
+    presence.broadcastSnapshot();
+  }
+  const unsubscribeReconnect = bus.onReconnect(() => {
+    catchUp().catch((err) => log.error({ err }, 'catching up after the bus reconnected failed'));
+  });
+
   /** The upgrade's token check; what it read comes to `attach` (one query per connect). */
   async function authenticateConnect(token: string): Promise<ConnectingCaller> {
     const mark = marks.take();
@@ -212,8 +253,11 @@ export function createSocketHub(deps: {
     /** Both run every HEARTBEAT_MS from src/jobs.ts. */
     heartbeat: () => connections.heartbeat(deps.clock()),
     broadcastPresence: () => presence.broadcastSnapshot(),
+    /** The users with a socket on this instance. */
+    localUserIds: connections.userIds,
     close(): void {
       unsubscribe();
+      unsubscribeReconnect();
       fanout.close();
       presence.close();
       connections.closeAll(1001, 'server shutting down');

@@ -170,6 +170,7 @@ describeOnNats('the NATS event bus', () => {
       const onB = hear(b);
       await proxy.stop();
       await waitFor(() => lines.includes('event bus connection lost; reconnecting'));
+      expect(c.state()).toBe('reconnecting');
 
       const started = Date.now();
       await expect(c.publish(updated(1))).rejects.toThrow('the event bus is disconnected');
@@ -179,11 +180,17 @@ describeOnNats('the NATS event bus', () => {
 
       await proxy.start();
       await waitFor(() => lines.includes('event bus reconnected'), 10_000);
+      expect(c.state()).toBe('ok');
       await c.publish(updated(3));
       await b.publish(updated(4));
-      await waitFor(() => onB.length === 2 && onC.length === 2);
+      // back: c's own subscribers re-read what instances share (no event of the outage came)
+      const reread = ['signingKeys', 'version', 'pushSubscriptions'].map((what) => ({
+        type: 'sharedStateChanged',
+        what,
+      }));
+      await waitFor(() => onB.length === 2 && onC.length === 5);
       expect(onB).toEqual([updated(3), updated(4)]); // nothing refused arrived later
-      expect(onC).toEqual([updated(3), updated(4)]); // and c subscribed again
+      expect(onC).toEqual([...reread, updated(3), updated(4)]); // and c subscribed again
       expect(reconnects).toBe(1); // its reconnect handlers ran once
     } finally {
       await c.close();
