@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { accountVariables } from './accounts.schema.js';
+import { busVariables } from './bus.schema.js';
 import { limitVariables } from './limits.schema.js';
 import { oidcIssuer, oidcVariables } from './oidc.schema.js';
 import { serverVariables } from './server.schema.js';
@@ -17,6 +18,9 @@ export const Variables = Type.Object({
 /** The rest of LARDER_OIDC_*, read only when LARDER_OIDC_ISSUER is set (else ignored). */
 export const OidcVariables = Type.Object(oidcVariables);
 
+/** The rest of LARDER_BUS_*, read only when LARDER_BUS_URL is set. */
+export const BusVariables = Type.Object(busVariables);
+
 /** The rest of LARDER_S3_*, read only when LARDER_STORAGE=s3. */
 export const S3Variables = Type.Object(s3Variables);
 
@@ -27,6 +31,7 @@ export const S3Variables = Type.Object(s3Variables);
  */
 export const ConfigSchema = Type.Object({
   ...Variables.properties,
+  ...BusVariables.properties,
   ...S3Variables.properties,
   ...OidcVariables.properties,
 });

@@ -24,6 +24,7 @@ export async function createEventBus(
     );
     return createNatsEventBus({
       url: config.busUrl,
+      security: config.bus,
       database: rows[0]!.name,
       schema: config.databaseSchema,
       log,

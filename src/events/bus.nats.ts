@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
+import { NO_BUS_SECURITY, type BusSecurity } from '#src/config.js';
 import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import {
   Subscribers,
@@ -37,8 +39,56 @@ export function natsOptions(url: string): { server: string; auth: Partial<NodeCo
   return { server, auth };
 }
 
+/**
+ * What the client is given to sign in and to check the server (LARDER_BUS_*, src/config.ts):
+ * the URL's credentials, or a user and password, a token, a `.creds` file or an nkey seed; TLS
+ * with the CA and client certificate as files. A file that cannot be read fails the start,
+ * naming its variable.
+ */
+export async function natsSecurity(
+  url: string,
+  security: BusSecurity,
+): Promise<{ server: string; options: Partial<NodeConnectionOptions> }> {
+  const { server, auth } = natsOptions(url);
+  const { credsAuthenticator, nkeyAuthenticator } = await import('@nats-io/transport-node');
+  const read = (file: string, variable: string) => {
+    try {
+      return fs.readFileSync(file);
+    } catch (err) {
+      throw new Error(`${variable}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
+    }
+  };
+  const options: Partial<NodeConnectionOptions> = { ...auth };
+  if (security.user !== null)
+    Object.assign(options, { user: security.user, pass: security.password });
+  if (security.token !== null) options.token = security.token;
+  if (security.credsFile !== null) {
+    options.authenticator = credsAuthenticator(read(security.credsFile, 'LARDER_BUS_CREDS_FILE'));
+  }
+  if (security.nkeySeedFile !== null) {
+    const seed = read(security.nkeySeedFile, 'LARDER_BUS_NKEY_SEED_FILE').toString('utf8').trim();
+    options.authenticator = nkeyAuthenticator(new TextEncoder().encode(seed));
+  }
+  if (security.tlsCa !== null || security.tlsCert !== null) {
+    for (const [file, variable] of [
+      [security.tlsCa, 'LARDER_BUS_TLS_CA'],
+      [security.tlsCert, 'LARDER_BUS_TLS_CERT'],
+      [security.tlsKey, 'LARDER_BUS_TLS_KEY'],
+    ] as const) {
+      if (file !== null) read(file, variable);
+    }
+    options.tls = {
+      ...(security.tlsCa !== null && { caFile: security.tlsCa }),
+      ...(security.tlsCert !== null && { certFile: security.tlsCert, keyFile: security.tlsKey! }),
+    };
+  }
+  return { server, options };
+}
+
 export interface NatsBusOptions {
   url: string;
+  /** how to sign in and check the server; none beyond the URL's credentials when omitted */
+  security?: BusSecurity;
   /** the PostgreSQL database and schema the instances share */
   database: string;
   schema: string;
@@ -65,7 +115,10 @@ const DRAIN_TIMEOUT_MS = 2000;
 export async function createNatsEventBus(options: NatsBusOptions): Promise<EventBus> {
   const { log } = options;
   const { connect } = await import('@nats-io/transport-node');
-  const { server, auth } = natsOptions(options.url);
+  const { server, options: auth } = await natsSecurity(
+    options.url,
+    options.security ?? NO_BUS_SECURITY,
+  );
   const subject = natsSubject(options.database, options.schema);
   let nc: NatsConnection;
   /** attempts since the connection was lost (the wait before the next one grows) */
