@@ -10,6 +10,7 @@ import * as offlineOps from './migrations/20261126_0600_offline_ops.js';
 import * as oidc from './migrations/20261126_0800_oidc.js';
 import * as push from './migrations/20261126_0900_push.js';
 import * as sharedState from './migrations/20261128_1000_shared_state.js';
+import * as itemAdjusts from './migrations/20261207_1100_item_adjusts.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261126_0800_oidc': oidc,
   '20261126_0900_push': push,
   '20261128_1000_shared_state': sharedState,
+  '20261207_1100_item_adjusts': itemAdjusts,
 };
 
 /**
@@ -36,6 +38,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
  */
 export const BACKFILLS: Readonly<Record<string, (db: Kysely<any>) => Promise<void>>> = {
   '20261125_0400_sessions': sessions.backfillSessions,
+  '20261207_1100_item_adjusts': itemAdjusts.backfillAdjusts,
 };
 
 /**

@@ -22,6 +22,7 @@ import type {
   ChangeLogTable,
   DeletedItemsTable,
   InventoriesTable,
+  ItemAdjustsTable,
   ItemsStateTable,
   NamedEntityTable,
   SettingsTable,
@@ -58,6 +59,7 @@ export interface DB {
   categories: NamedEntityTable;
   locations: NamedEntityTable;
   items: ItemsStateTable;
+  item_adjusts: ItemAdjustsTable;
   sync_ops: SyncOpsTable;
   deleted_items: DeletedItemsTable;
   settings: SettingsTable;

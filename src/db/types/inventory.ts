@@ -42,6 +42,16 @@ export interface ItemsStateTable extends ItemsTable {
   merge_state: string;
 }
 
+/** A counted adjust of an item (items.adjusts.ts): its stamp, delta and the quantity after it. */
+export interface ItemAdjustsTable {
+  inventory_id: string;
+  item_id: string;
+  t: number;
+  o: string;
+  delta: number;
+  total: number;
+}
+
 export interface SyncOpsTable {
   inventory_id: string;
   op_id: string;

@@ -8,6 +8,8 @@
  *   the empty id, so they lose ties with operations).
  * - The quantity is counted: the latest absolute quantity (its base) plus every adjustment
  *   stamped after that base, summed in stamp order so any arrival order gives the same number.
+ *   The adjustments themselves live in rows of their own (items.adjusts.ts), each with the
+ *   running sum after it; the state here knows the base and the latest counted one.
  * - The item's lastUpdated is the latest stamp among its fields and counted adjustments.
  */
 
@@ -52,8 +54,8 @@ export interface ItemState {
   stamps: Record<Field, Stamp>;
   /** the latest absolute quantity */
   base: number;
-  /** adjustments stamped after the quantity's stamp, in stamp order */
-  adjustments: Adjustment[];
+  /** the latest counted adjustment (stamped after the quantity's stamp); null: none */
+  last: Stamp | null;
 }
 
 /**
@@ -65,17 +67,10 @@ export function isLater(a: Stamp, b: Stamp): boolean {
   return a.t > b.t || (a.t === b.t && (a.o > b.o || (a.o === '' && b.o === '')));
 }
 
-function countedQuantity(base: number, adjustments: Adjustment[]): number {
-  let quantity = base;
-  for (const a of adjustments) quantity += a.delta;
-  return quantity;
-}
-
 /** The item's lastUpdated: its latest field stamp or counted adjustment. */
 export function lastUpdatedOf(state: ItemState): number {
-  let latest = 0;
+  let latest = state.last?.t ?? 0;
   for (const field of FIELDS) latest = Math.max(latest, state.stamps[field].t);
-  for (const a of state.adjustments) latest = Math.max(latest, a.t);
   return latest;
 }
 
@@ -85,13 +80,19 @@ function stampAll(stamp: Stamp): Record<Field, Stamp> {
 
 /** A new item: every field written by one write. */
 export function newState(values: Values, stamp: Stamp): ItemState {
-  return { values: { ...values }, stamps: stampAll(stamp), base: values.quantity, adjustments: [] };
+  return { values: { ...values }, stamps: stampAll(stamp), base: values.quantity, last: null };
 }
 
 export interface WriteOutcome {
   state: ItemState;
   /** fields of the write that a later write holds */
   kept: Field[];
+  /**
+   * The write set a new base while the item had counted adjustments: those not later than it
+   * are dropped, and the quantity is the base plus those later (the caller counts them:
+   * items.adjusts.ts). null: the state's quantity is final.
+   */
+  recount: Stamp | null;
 }
 
 /** A write of some fields (a create, an update, a REST write) over the item. */
@@ -100,8 +101,9 @@ export function applyWrite(state: ItemState, write: Partial<Values>, stamp: Stam
     values: { ...state.values },
     stamps: { ...state.stamps },
     base: state.base,
-    adjustments: state.adjustments,
+    last: state.last,
   };
+  let recount: Stamp | null = null;
   const kept: Field[] = [];
   for (const field of FIELDS) {
     const value = write[field];
@@ -113,31 +115,19 @@ export function applyWrite(state: ItemState, write: Partial<Values>, stamp: Stam
     next.stamps[field] = stamp;
     if (field === 'quantity') {
       next.base = value as number;
-      next.adjustments = state.adjustments.filter((a) => isLater(a, stamp));
-      next.values.quantity = countedQuantity(next.base, next.adjustments);
+      next.values.quantity = value as number;
+      if (state.last !== null) recount = stamp;
+      // no counted adjustment is later than this base: none is counted any more
+      if (state.last !== null && !isLater(state.last, stamp)) next.last = null;
     } else {
       (next.values as unknown as Record<string, unknown>)[field] = value;
     }
   }
-  return { state: next, kept };
+  return { state: next, kept, recount };
 }
 
-/**
- * quantity += delta, counted only when made after the latest absolute quantity (an earlier one
- * is already in that count: the state is returned unchanged).
- */
-export function applyAdjust(state: ItemState, delta: number, stamp: Stamp): ItemState {
-  if (!isLater(stamp, state.stamps.quantity)) return state;
-  const adjustments = [...state.adjustments];
-  let at = adjustments.length;
-  while (at > 0 && isLater(adjustments[at - 1]!, stamp)) at--;
-  adjustments.splice(at, 0, { ...stamp, delta });
-  return {
-    ...state,
-    adjustments,
-    values: { ...state.values, quantity: countedQuantity(state.base, adjustments) },
-  };
-}
+/** Whether an adjustment stamped `stamp` counts: made after the latest absolute quantity. */
+export const counts = (state: ItemState, stamp: Stamp) => isLater(stamp, state.stamps.quantity);
 
 /** Same values and lastUpdated: what a client reads of the item did not change. */
 export function sameOnTheWire(a: ItemState, b: ItemState): boolean {
@@ -158,20 +148,21 @@ export function encodeState(state: ItemState): string {
   const uniform = FIELDS.every(
     (f) => state.stamps[f].t === first.t && state.stamps[f].o === first.o,
   );
-  if (uniform && first.o === '' && state.adjustments.length === 0) return '';
+  if (uniform && first.o === '' && state.last === null) return '';
   return JSON.stringify({
     s: uniform
       ? encodeStamp(first)
       : Object.fromEntries(FIELDS.map((f) => [f, encodeStamp(state.stamps[f])])),
     b: state.base,
-    a: state.adjustments.map((a) => [...encodeStamp(a), a.delta]),
+    ...(state.last === null ? {} : { l: encodeStamp(state.last) }),
   });
 }
 
 interface Stored {
   s: Encoded | Record<Field, Encoded>;
   b: number;
-  a: ([number, number] | [number, string, number])[];
+  /** the latest counted adjustment (the adjustments: item_adjusts) */
+  l?: Encoded;
 }
 
 /** The state of a stored row: its values, lastUpdated and merge_state. */
@@ -183,8 +174,6 @@ export function decodeState(values: Values, lastUpdated: number, text: string): 
     : (Object.fromEntries(
         FIELDS.map((f) => [f, decodeStamp((stored.s as Record<Field, Encoded>)[f])]),
       ) as Record<Field, Stamp>);
-  const adjustments = stored.a.map((a) =>
-    a.length === 2 ? { t: a[0], o: '', delta: a[1] } : { t: a[0], o: a[1], delta: a[2] },
-  );
-  return { values: { ...values }, stamps, base: stored.b, adjustments };
+  const last = stored.l ? decodeStamp(stored.l) : null;
+  return { values: { ...values }, stamps, base: stored.b, last };
 }

@@ -82,7 +82,7 @@ async function write(
   await checkReferences(ctx, fields, existing);
   const stored = existing ? Number(existing.last_updated) : 0;
   const { values, stamp } = restWrite(fields, lastUpdated, ctx.now, stored, only);
-  items.write(id, values, stamp);
+  await items.write(id, values, stamp);
   await items.flush();
   return items.item(id)!;
 }

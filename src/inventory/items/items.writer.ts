@@ -3,9 +3,11 @@ import { AppError } from '#src/http/errors.js';
 import { toItem } from '#src/inventory/inventory.mapper.js';
 import { MAX_QUANTITY, type Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
+import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
+import { deleteAdjustsOf } from './items.adjusts.repository.js';
 import {
-  applyAdjust,
   applyWrite,
+  counts,
   decodeState,
   encodeState,
   lastUpdatedOf,
@@ -36,6 +38,8 @@ interface Entry {
   /** a delete ended the id for the queue */
   deleted: boolean;
   wasDeleted: boolean;
+  /** its counted adjusts, read when an op needs them */
+  adjusts: AdjustLog;
 }
 
 export function valuesOf(row: ItemsStateTable): Values {
@@ -125,10 +129,12 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       state: null,
       deleted: wasDeleted,
       wasDeleted,
+      adjusts: adjustLog(ctx.trx, ctx.inventoryId, id, false),
     });
   }
   for (const row of rows) {
     const entry = entries.get(row.id)!;
+    entry.adjusts = adjustLog(ctx.trx, ctx.inventoryId, row.id, true);
     entry.stored = entry.state = stateOf(row);
     entry.storedRow = row;
     entry.storedRevision = Number(row.revision);
@@ -159,7 +165,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
      * Throws quantity_out_of_range (nothing changed) when the counted quantity would leave the
      * bound.
      */
-    write(id: string, values: Partial<Values>, stamp: Stamp): Field[] {
+    async write(id: string, values: Partial<Values>, stamp: Stamp): Promise<Field[]> {
       const e = entryOf(id);
       if (!e.state) {
         const state = newState(values as Values, stamp);
@@ -169,17 +175,38 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
         return [];
       }
       const outcome = applyWrite(e.state, values, stamp);
+      let counted: Counted | null = null;
+      if (outcome.recount) {
+        counted = await e.adjusts.recount(outcome.recount, outcome.state.base);
+        outcome.state.values.quantity = counted.quantity;
+        outcome.state.last = counted.last;
+      }
       assertQuantityInRange(id, e.state, outcome.state);
+      counted?.commit();
       e.state = outcome.state;
       return outcome.kept;
     },
 
-    /** quantity += delta (merge rules); throws quantity_out_of_range as `write` does. */
-    adjust(id: string, delta: number, stamp: Stamp): void {
+    /**
+     * quantity += delta, counted only when made after the latest absolute quantity (an earlier
+     * one is already in that count: nothing changes). Throws quantity_out_of_range as `write`.
+     */
+    async adjust(id: string, delta: number, stamp: Stamp): Promise<void> {
       const e = entryOf(id);
-      if (!e.state) return;
-      const next = applyAdjust(e.state, delta, stamp);
+      if (!e.state || !counts(e.state, stamp)) return;
+      const { values, base, last } = e.state;
+      const counted = await e.adjusts.adjust(delta, stamp, {
+        quantity: values.quantity,
+        base,
+        last,
+      });
+      const next: ItemState = {
+        ...e.state,
+        values: { ...values, quantity: counted.quantity },
+        last: counted.last,
+      };
       assertQuantityInRange(id, e.state, next);
+      counted.commit();
       e.state = next;
     },
 
@@ -214,6 +241,8 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
         }
       }
       ctx.itemsAdded += inserts.length;
+      for (const e of entries.values()) if (e.state !== null) await e.adjusts.flush();
+      await deleteAdjustsOf(ctx.trx, ctx.inventoryId, removed);
       await repo.deleteItems(ctx.trx, ctx.inventoryId, removed, ctx.pace);
       await repo.insertItems(ctx.trx, inserts, ctx.pace);
       if (unmarked.length > 0) await repo.unmarkDeleted(ctx.trx, ctx.inventoryId, unmarked);
@@ -258,6 +287,8 @@ export async function replaceItems(
     if (i % 2000 === 1999) await ctx.pace();
   }
   const ids = [...removed, ...changed.map((row) => row.id)];
+  // a replaced item starts again from its quantity: its counted adjusts go
+  await deleteAdjustsOf(ctx.trx, ctx.inventoryId, ids);
   await repo.deleteItems(ctx.trx, ctx.inventoryId, ids, ctx.pace);
   await repo.markDeleted(ctx.trx, ctx.inventoryId, removed, ctx.now, ctx.pace);
   for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });

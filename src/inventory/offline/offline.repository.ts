@@ -25,6 +25,17 @@ export async function findResults(
 
 const insertRows = bulkInsert('sync_ops', ['inventory_id', 'op_id', 'result', 'recorded_at']);
 
+/**
+ * The longest message kept with a result: a rejection's message may quote what the op sent (a
+ * payload's unknown field name, up to the payload's 64 KB), and each kept row stays small.
+ */
+export const MAX_KEPT_MESSAGE = 300;
+
+const kept = (r: FirstResult): FirstResult =>
+  r.message !== undefined && r.message.length > MAX_KEPT_MESSAGE
+    ? { ...r, message: `${r.message.slice(0, MAX_KEPT_MESSAGE - 1)}…` }
+    : r;
+
 export async function insertResults(
   db: Executor,
   inventoryId: string,
@@ -32,7 +43,7 @@ export async function insertResults(
   now: number,
   pace?: () => Promise<void>,
 ): Promise<void> {
-  const rows = results.map((r) => [inventoryId, r.id, JSON.stringify(r), now]);
+  const rows = results.map((r) => [inventoryId, r.id, JSON.stringify(kept(r)), now]);
   await insertRows(db, rows, pace);
 }
 

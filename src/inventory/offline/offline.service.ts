@@ -77,8 +77,8 @@ async function applyOne(
   }
   let kept: string[] = [];
   try {
-    if (intent.operation === 'adjust') items.adjust(itemId, intent.delta, stamp);
-    else kept = items.write(itemId, intent.values, stamp);
+    if (intent.operation === 'adjust') await items.adjust(itemId, intent.delta, stamp);
+    else kept = await items.write(itemId, intent.values, stamp);
   } catch (error) {
     if (error instanceof AppError && error.code === 'quantity_out_of_range') {
       return reject(id, 'quantity_out_of_range', error.message);

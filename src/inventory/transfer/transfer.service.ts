@@ -220,7 +220,7 @@ export function createTransferService(deps: {
           const stored = Number(items.storedRow(id)?.last_updated ?? 0);
           const t =
             row.lastUpdated === null ? Math.max(ctx.now, stored) : ctx.clamp(row.lastUpdated);
-          items.write(id, valuesOfFields(fields), { t, o: '' });
+          await items.write(id, valuesOfFields(fields), { t, o: '' });
         }
         await items.flush();
         return result(plan, input.source, true);

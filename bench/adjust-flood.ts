@@ -1,0 +1,128 @@
+/**
+ * One member floods one item with adjusts (docs/decisions.md "Offline operations", bounded cost):
+ *
+ *   node --import tsx bench/adjust-flood.ts [--pg] [--adjusts 100000] [--batch 1000] [--shuffled]
+ *
+ * Sends `adjusts` adjusts of one item as POST /api/inventory/sync batches of `batch` operations,
+ * one after another (`--shuffled`: the times within each batch in random order), while /health is
+ * polled every 20 ms. Prints the time per batch of the first and last tenth of the batches, their
+ * ratio (flat: about 1), and /health p50 / p99 / max over the whole run (target p99 ≤ 50 ms).
+ * The server runs as in production (`node dist/main.js`, built first when stale).
+ */
+import { spawnSync } from 'node:child_process';
+import { expect, keepAlive, call } from '#bench/lib/http.js';
+import { ADMIN_PASSWORD, createStore, createUser, login, startLarder } from '#bench/lib/larder.js';
+import { ROOT, cleanUp } from '#bench/lib/processes.js';
+import { probe } from '#bench/lib/probe.js';
+import { median, num, percentile } from '#bench/lib/report.js';
+import { chooseTarget } from '#bench/lib/target.js';
+
+const arg = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const ADJUSTS = arg('adjusts', 100_000);
+const BATCH = arg('batch', 1000);
+const SHUFFLED = process.argv.includes('--shuffled');
+
+function build(): void {
+  const script = 'scripts/ensure-server-build.mjs';
+  if (spawnSync(process.execPath, [script], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+    throw new Error(`${script} failed`);
+  }
+}
+
+function shuffle<T>(list: T[]): T[] {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
+}
+
+async function main() {
+  const target = chooseTarget(process.argv.includes('--pg'));
+  build();
+  const store = createStore('adjust-flood', target);
+  const larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
+  try {
+    const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;
+    await createUser(larder.base, admin, 'flooder');
+    const { token } = await login(larder.base, 'flooder');
+    const base = larder.base;
+    for (const path of ['/api/inventory/categories/1', '/api/inventory/locations/1']) {
+      const reply = await call(base, { method: 'PUT', path, token, body: { name: 'Shelf' } });
+      if (reply.status >= 300) throw new Error(`${path}: ${reply.status}`);
+    }
+    const start = Date.now() - 30 * 24 * 3600 * 1000;
+    await expect(base, 201, {
+      method: 'PUT',
+      path: '/api/inventory/items/beans',
+      token,
+      body: {
+        name: 'Beans',
+        categoryId: 1,
+        locationId: 1,
+        quantity: 10,
+        unit: 'can',
+        unitPrice: 1,
+        lastUpdated: start,
+      },
+    });
+    console.log(
+      `adjust flood: ${target.dialect}, ${ADJUSTS} adjusts of one item in batches of ${BATCH}` +
+        `${SHUFFLED ? ', times shuffled within each batch' : ''}`,
+    );
+    const agent = keepAlive(1);
+    const health = probe(base, '/health', 20);
+    const times: number[] = [];
+    let expected = 10;
+    for (let b = 0; b * BATCH < ADJUSTS; b++) {
+      const n = Math.min(BATCH, ADJUSTS - b * BATCH);
+      const stamps = Array.from({ length: n }, (_, i) => start + 1 + b * BATCH + i);
+      if (SHUFFLED) shuffle(stamps);
+      const ops = stamps.map((createdAt, i) => ({
+        id: `b${b}-${i}`,
+        itemId: 'beans',
+        operation: 'adjust',
+        payload: JSON.stringify({ delta: i % 2 ? -1 : 2 }),
+        createdAt,
+      }));
+      for (let i = 0; i < n; i++) expected += i % 2 ? -1 : 2;
+      const started = performance.now();
+      const reply = await call(base, {
+        method: 'POST',
+        path: '/api/inventory/sync',
+        token,
+        body: { ops },
+        agent,
+      });
+      times.push(performance.now() - started);
+      if (reply.status !== 200) throw new Error(`batch ${b}: ${reply.status} ${reply.body}`);
+      if (b % 10 === 9) {
+        console.log(`  batch ${b + 1}: ${num(times.at(-1)!)} ms`);
+      }
+    }
+    const latencies = await health.stop();
+    agent.destroy();
+    const item = (await expect(base, 200, { path: '/api/inventory/items/beans', token })).json();
+    const tenth = Math.max(1, Math.floor(times.length / 10));
+    const early = median(times.slice(0, tenth));
+    const late = median(times.slice(-tenth));
+    console.log(
+      `per batch: first tenth median ${num(early)} ms, last tenth median ${num(late)} ms, ` +
+        `ratio late/early ${num(late / early)}`,
+    );
+    console.log(
+      `/health over the run (${latencies.length} polls): p50 ${num(percentile(latencies, 50))} ms, ` +
+        `p99 ${num(percentile(latencies, 99))} ms, max ${num(Math.max(...latencies))} ms`,
+    );
+    console.log(`quantity ${item.quantity} (expected ${expected})`);
+    if (item.quantity !== expected) throw new Error('the quantity is not the sum of the adjusts');
+  } finally {
+    await larder.stop();
+    await cleanUp();
+  }
+}
+
+await main();
