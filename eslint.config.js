@@ -56,6 +56,16 @@ const aboveTheBus = {
   regex: String.raw`^#src/(?!events/|db/|config[./])`,
   message: 'src/events/ is below every feature: it imports only src/config and src/db',
 };
+/**
+ * composition.ts takes a feature's services and routes from its front module only
+ * (`<feature>.feature.ts`, src/feature.ts); the types of AppContext may come from its service.
+ * The inventory is wired there until its store pass gives it a front module.
+ */
+const frontsOnly = {
+  regex: String.raw`^\./(?:${FEATURES.filter((f) => f !== 'inventory').join('|')})/(?!.+\.feature\.js$)`,
+  allowTypeImports: true,
+  message: 'composition.ts builds a feature through its front module (<feature>.feature.ts) only',
+};
 const restrict = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -100,6 +110,10 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  {
+    files: ['src/composition.ts'],
+    rules: restrict(climbing, repositoryOf('-'), frontsOnly),
+  },
   {
     files: ['src/events/**/*.ts'],
     rules: restrict(climbing, repositoryOf('events'), aboveTheBus),

@@ -44,7 +44,7 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
  * 3. http     — `{message, code}` errors, the NUL check, request metrics, compression, WebSocket
  * 4. api-docs — the OpenAPI document and Swagger UI, built from the route schemas
  * 5. routes   — every feature's routes, in one list
- * 6. jobs     — background jobs (src/jobs.ts): from ready until close
+ * 6. jobs     — the features' background jobs: from ready until close
  *
  * Each plugin names the ones it depends on. On close, the jobs stop and backups being written
  * finish first (preClose); then the plugins close in reverse order, the database last.

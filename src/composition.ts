@@ -1,42 +1,44 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createAuthService, type AuthService } from './auth/auth.service.js';
-import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle.js';
-import { createOidcClient } from './auth/oidc/oidc.client.js';
-import { createOidcService, type OidcService } from './auth/oidc/oidc.service.js';
-import { createPasswordHasher } from './auth/passwords.js';
-import { createSigningKeys, type SigningKeys } from './auth/keys.js';
-import { readLegacyJwtSecret } from './auth/secret.js';
-import { createSessionStore } from './auth/session-store.js';
-import { createAccessTokens } from './auth/tokens.js';
-import { resolveBackupDir } from './backups/backup-files.js';
-import { createBackupsService, type BackupsService } from './backups/backups.service.js';
+import { authFeature, createCredentials } from './auth/auth.feature.js';
+import type { AuthService } from './auth/auth.service.js';
+import type { LoginThrottle } from './auth/login-throttle.js';
+import type { OidcService } from './auth/oidc/oidc.service.js';
+import type { SigningKeys } from './auth/keys.js';
+import { backupFolder, backupsFeature } from './backups/backups.feature.js';
+import type { BackupsService } from './backups/backups.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { createGuards, type Guards } from './http/auth.js';
-import {
-  createInventoriesService,
-  type InventoriesService,
-} from './inventories/inventories.service.js';
-import { connectExpiryToHub } from './expiry/expiry.realtime.js';
-import { createExpiryService, type ExpiryService } from './expiry/expiry.service.js';
-import { createWebhooks, type Webhooks } from './expiry/webhooks.service.js';
-import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
-import { connectMessagesToHub } from './messages/messages.realtime.js';
-import { createMessagesService, type MessagesService } from './messages/messages.service.js';
-import { createMetrics, type Metrics } from './metrics/metrics.js';
-import { createOutbound } from './outbound/outbound.js';
-import { createPushService, type PushService } from './push/push.service.js';
 import type { EventBus } from './events/bus.js';
+import { appFeature } from './app.feature.js';
+import type { Feature } from './feature.js';
+import type { Guards } from './http/auth.js';
+import { inventoriesFeature } from './inventories/inventories.feature.js';
+import type { InventoriesService } from './inventories/inventories.service.js';
+import { expiryFeature } from './expiry/expiry.feature.js';
+import type { ExpiryService } from './expiry/expiry.service.js';
+import type { Webhooks } from './expiry/webhooks.service.js';
+import { inventoryRoutes } from './inventory/inventory.routes.js';
+import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
+import { messagesFeature } from './messages/messages.feature.js';
+import type { MessagesService } from './messages/messages.service.js';
+import { metricsFeature } from './metrics/metrics.feature.js';
+import type { Metrics } from './metrics/metrics.js';
+import { createOutbound } from './outbound/outbound.js';
+import { pushFeature } from './push/push.feature.js';
+import type { PushService } from './push/push.service.js';
 import { createConnectReader } from './realtime/connect.js';
-import { createSocketHub, type SocketHub } from './realtime/hub.js';
-import { createReleasesService, type ReleasesService } from './releases/releases.service.js';
-import { createVersionStore } from './releases/version.store.js';
-import { createWebAssets } from './releases/web-assets.js';
-import { createAnalysisPool } from './resources/analysis/analysis.pool.js';
-import { createResourcesService, type ResourcesService } from './resources/resources.service.js';
+import { createSocketHub, HEARTBEAT_MS, type SocketHub } from './realtime/hub.js';
+import { realtimeRoutes } from './realtime/realtime.routes.js';
+import { releasesFeature } from './releases/releases.feature.js';
+import type { ReleasesService } from './releases/releases.service.js';
+import { resourcesFeature } from './resources/resources.feature.js';
+import type { ResourcesService } from './resources/resources.service.js';
 import { createAppStorage } from './storage/app-storage.js';
 import type { Storage } from './storage/storage.js';
-import { createUsersService, type UsersService } from './users/users.service.js';
+import { usersFeature } from './users/users.feature.js';
+import type { UsersService } from './users/users.service.js';
+
+const HOUR_MS = 3600_000;
 
 /** Everything the features are built from; tests reach the same objects through app.larder. */
 export interface AppContext {
@@ -73,205 +75,227 @@ export interface AppContext {
   storage: Storage;
 }
 
-/**
- * The service graph, in one place for the server (src/plugins/services.ts) and the command line
- * (src/cli/): every feature's service, built from the database and the bus and from each other (a
- * feature reaches another only through its service). Nothing here starts a timer or queries the
- * database: periodic work is in src/jobs.ts, the seed admin in the services plugin. `start` loads
- * what the graph caches from the database (the server awaits it before serving; a command calls
- * what it needs). `close` ends what the graph holds (bus subscriptions, worker threads), not the
- * database or the bus.
- */
-export function createServices(deps: {
+/** What createServices builds from. */
+interface Deps {
   config: Config;
   database: Database;
   bus: EventBus;
   log: FastifyBaseLogger;
   clock: () => number;
-}): { services: AppContext; start(): Promise<void>; close(): Promise<void> } {
+}
+
+/**
+ * The service graph, in one place for the server (src/plugins/services.ts) and the command line
+ * (src/cli/): each feature's front module (`<feature>.feature.ts`) builds its services from the
+ * database, the bus and other features' services (a feature reaches another only through its
+ * service) and registers its routes, jobs, start and close once, in `features` (the routes
+ * plugin registers them in this order, which is the order of the OpenAPI document's paths). Nothing here starts a timer or queries the database:
+ * the jobs plugin runs the jobs, the services plugin the seed admin. `start` loads what the graph
+ * caches from the database (the server awaits it before serving; a command calls what it
+ * needs). `close` ends what the graph holds (bus subscriptions, worker threads), in the reverse
+ * order of `features`, the storage last; not the database or the bus.
+ */
+export function createServices(deps: Deps): {
+  services: AppContext;
+  features: Feature[];
+  start(): Promise<void>;
+  close(): Promise<void>;
+} {
   const { config, database, bus, log, clock } = deps;
   const db = database.db;
 
-  const hasher = createPasswordHasher(config.bcryptCost);
-  const signingKeys = createSigningKeys({
+  const credentials = createCredentials(deps);
+  const inventory = inventoryFeature(deps);
+  const inventories = inventoriesFeature({ db, clock, inventory: inventory.inventory });
+  const users = usersFeature({
     db,
     bus,
     clock,
-    log,
-    ttlSeconds: config.accessTokenTtlSeconds,
-    legacySecret: () => readLegacyJwtSecret(config.jwtSecret, config.dataDir),
+    inventories: inventories.inventories,
+    credentials: credentials.credentials,
+    isOnline: (userId) => realtime.hub.isOnline(userId),
   });
-  const tokens = createAccessTokens(signingKeys, config.accessTokenTtlSeconds);
-  const loginThrottle = createLoginThrottle({
-    db,
-    limit: config.loginRateLimit,
-    windowMs: config.loginRateWindowSeconds * 1000,
-    clock,
-  });
-  const inventory = createInventoryService({ db, bus, clock, clockSkewMs: config.clockSkewMs });
-  const inventories = createInventoriesService({ db, clock, inventory });
-  const sessions = createSessionStore({
-    db,
-    bus,
-    clock,
-    log,
-    dataVersion: database.dataVersion,
-  });
-  // users asks auth's hasher and sessions through this port: users imports nothing from auth
-  const credentials = {
-    hash: hasher.hash,
-    endSessions: sessions.endAllOf,
-    forgetUser: sessions.forgetUser,
-  };
-  const users = createUsersService({ db, inventories, bus, credentials, clock });
-  const auth = createAuthService({
-    db,
-    bus,
-    users,
-    hasher,
-    tokens,
-    throttle: loginThrottle,
-    sessions,
-    refreshTtlSeconds: config.refreshTokenTtlSeconds,
-    passwordSignIn: config.passwordSignIn,
-    clock,
-  });
-  const oidc = config.oidc
-    ? createOidcService({
-        db,
-        config: config.oidc,
-        provider: createOidcClient(config.oidc),
-        auth,
-        users,
-        clock,
-        log,
-      })
-    : null;
+  const auth = authFeature({ ...deps, users: users.users, parts: credentials });
   const files = createAppStorage({
     dataDir: config.dataDir,
-    backupDir: () => resolveBackupDir(config.backupDir, config.dataDir, log),
+    backupDir: backupFolder(config, log),
     storage: config.storage,
   });
-  const backups = createBackupsService({ database, config, clock, log, storage: files });
-  const hub = createSocketHub({
-    bus,
-    log,
-    clock,
-    authenticate: auth.authenticate,
-    authenticateReading: auth.authenticateReading,
-    readConnect: createConnectReader({ db, today: () => expiry.today() }),
-    revisionOf: inventory.revisionOf,
-    accountOf: users.findById,
-    socketsPerUser: config.socketsPerUser,
+  const backups = backupsFeature({ database, config, clock, log, storage: files });
+  const realtime = realtimeFeature({
+    ...deps,
+    auth: auth.auth,
+    inventory: inventory.inventory,
+    users: users.users,
+    today: () => expiry.expiry.today(),
   });
-  const messages = createMessagesService({
+  const messages = messagesFeature({
     db,
-    users,
     bus,
     clock,
+    log,
+    users: users.users,
+    hub: realtime.hub,
     messagesPerMinute: config.messagesPerMinute,
   });
-  const expiry = createExpiryService({
-    db,
-    bus,
-    clock,
-    timeZone: config.timeZone,
-    settings: inventory.settings,
-    items: inventory.items,
-    inventories,
-    log,
-  });
-  const expiryRealtime = connectExpiryToHub({ hub, bus, expiry, log });
   const outbound = createOutbound({ allow: config.outboundAllow });
-  const webhooks = createWebhooks({ db, clock, log, outbound, inventories });
-  const messagesRealtime = connectMessagesToHub({ hub, bus, messages, log });
-  // worker threads for file analysis: pdf.js and the other parsers never load on this thread
-  const analysis = createAnalysisPool({
-    workers: config.analyzeWorkers,
-    deadlineMs: config.analyzeTimeoutSeconds * 1000,
-    log,
-  });
-  const resources = createResourcesService({
-    db,
-    files,
-    clock,
-    log,
-    analysis,
-  });
-  const metrics = createMetrics({
-    socketCount: () => hub.socketCount(),
-    pendingMessages: () => messages.countPending(),
-    latestBackupAt: async () => (await backups.latest())?.createdAt ?? null,
-    clock,
-  });
-
-  const push = createPushService({ db, clock, log, outbound, metrics: metrics.push });
-  push.connect(bus, {
-    isOnline: hub.isOnline,
-    message: messages.get,
-    revisionOf: inventory.revisionOf,
-    digest: expiry.digestOf,
-  });
-
-  const versionStore = createVersionStore({
+  const expiry = expiryFeature({
     db,
     bus,
-    dataDir: config.dataDir,
     clock,
-    fallback: { versionCode: config.versionCode, versionName: config.versionName },
     log,
+    timeZone: config.timeZone,
+    settings: inventory.inventory.settings,
+    items: inventory.inventory.items,
+    inventories: inventories.inventories,
+    hub: realtime.hub,
+    outbound,
   });
-  const releases = createReleasesService({
-    store: versionStore,
-    web: createWebAssets(),
-    storage: files.storage,
-    dataDir: config.dataDir,
-    appName: config.appName,
-    apkFile: config.apkFile,
+  const resources = resourcesFeature({
+    db,
+    clock,
+    log,
+    files,
+    analyzeWorkers: config.analyzeWorkers,
+    analyzeTimeoutSeconds: config.analyzeTimeoutSeconds,
   });
+  const metrics = metricsFeature({
+    socketCount: () => realtime.hub.socketCount(),
+    pendingMessages: () => messages.messages.countPending(),
+    latestBackupAt: async () => (await backups.backups.latest())?.createdAt ?? null,
+    clock,
+  });
+  const push = pushFeature({
+    db,
+    bus,
+    clock,
+    log,
+    outbound,
+    metrics: metrics.metrics.push,
+    sources: {
+      isOnline: realtime.hub.isOnline,
+      message: messages.messages.get,
+      revisionOf: inventory.inventory.revisionOf,
+      digest: expiry.expiry.digestOf,
+    },
+  });
+  const releases = releasesFeature({ db, bus, clock, log, config, storage: files.storage });
 
   const services: AppContext = {
     config,
     database,
     bus,
     clock,
-    guards: createGuards(auth, config.adminToken),
-    auth,
-    signingKeys,
-    oidc,
-    loginThrottle,
-    users,
-    inventories,
-    inventory,
-    expiry,
-    webhooks,
-    backups,
-    hub,
-    messages,
-    resources,
-    metrics,
-    push,
-    releases,
+    guards: auth.guards,
+    auth: auth.auth,
+    signingKeys: auth.signingKeys,
+    oidc: auth.oidc,
+    loginThrottle: auth.loginThrottle,
+    users: users.users,
+    inventories: inventories.inventories,
+    inventory: inventory.inventory,
+    expiry: expiry.expiry,
+    webhooks: expiry.webhooks,
+    backups: backups.backups,
+    hub: realtime.hub,
+    messages: messages.messages,
+    resources: resources.resources,
+    metrics: metrics.metrics,
+    push: push.push,
+    releases: releases.releases,
     storage: files.storage,
   };
-  const listeners = [
-    signingKeys.connect(),
-    versionStore.connect((err) => log.error({ err }, 'reading the published version failed')),
+  const features: Feature[] = [
+    appFeature({
+      config,
+      clock,
+      storage: files.storage,
+      tempDirs: {
+        resourcesDir: resources.resources.storage.resourcesDir,
+        stagingRoot: resources.resources.storage.stagingRoot,
+        backupDir: backups.backups.workDir,
+      },
+    }),
+    auth.feature,
+    users.feature,
+    inventories.feature,
+    inventory.feature,
+    expiry.feature,
+    backups.feature,
+    metrics.feature,
+    realtime.feature,
+    messages.feature,
+    releases.feature,
+    resources.feature,
+    push.feature,
   ];
-  /** Loads what the graph caches from the database (signing keys, the published version). */
-  async function start(): Promise<void> {
-    await Promise.all([signingKeys.load(), versionStore.load()]);
-  }
-  async function close(): Promise<void> {
-    for (const stop of listeners) stop();
-    messagesRealtime.close();
-    await push.close();
-    await sessions.close();
-    expiryRealtime.close();
-    hub.close(); // says goodbye over the bus, which closes after this
-    await analysis.close();
-    await hasher.close();
-    files.storage.close();
-  }
-  return { services, start, close };
+  return {
+    services,
+    features,
+    /** Loads what the graph caches from the database (signing keys, the published version). */
+    async start() {
+      await Promise.all(features.map((feature) => feature.start?.()));
+    },
+    async close() {
+      for (const feature of [...features].reverse()) await feature.close?.();
+    },
+  };
+}
+
+/**
+ * The signed-in user's inventory. Its front module comes with the inventory store's pass
+ * (docs/architecture.md): until then it is wired here.
+ */
+function inventoryFeature(deps: Deps) {
+  const { config, database, bus, clock } = deps;
+  const inventory = createInventoryService({
+    db: database.db,
+    bus,
+    clock,
+    clockSkewMs: config.clockSkewMs,
+  });
+  const feature: Feature = {
+    name: 'inventory',
+    routes: (guards) => [inventoryRoutes({ inventory, guards })],
+    jobs: () => [
+      { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
+    ],
+  };
+  return { inventory, feature };
+}
+
+/**
+ * The socket hub, below the features that send through it. Its front module comes with the
+ * frames each feature declares: until then it is wired here.
+ */
+function realtimeFeature(
+  deps: Deps & {
+    auth: AuthService;
+    inventory: InventoryService;
+    users: UsersService;
+    today: () => string;
+  },
+) {
+  const { config, database, bus, log, clock, auth, inventory, users, today } = deps;
+  const hub = createSocketHub({
+    bus,
+    log,
+    clock,
+    authenticate: auth.authenticate,
+    authenticateReading: auth.authenticateReading,
+    readConnect: createConnectReader({ db: database.db, today }),
+    revisionOf: inventory.revisionOf,
+    accountOf: users.findById,
+    socketsPerUser: config.socketsPerUser,
+  });
+  const feature: Feature = {
+    name: 'realtime',
+    routes: () => [realtimeRoutes({ hub })],
+    jobs: ({ heartbeatMs = HEARTBEAT_MS }) => [
+      { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
+      { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },
+    ],
+    close: () => hub.close(), // says goodbye over the bus, which closes after this
+  };
+  return { hub, feature };
 }

@@ -1,8 +1,3 @@
-import { KEY_REFRESH_MS } from './auth/keys.js';
-import type { AppContext } from './plugins/services.js';
-import { HEARTBEAT_MS } from './realtime/hub.js';
-import { removeStaleTempFiles, tempMaxAgeMs } from './temp-files.js';
-
 /** A periodic task. `atStart` also runs it once while the app gets ready (awaited). */
 export interface Job {
   name: string;
@@ -13,84 +8,6 @@ export interface Job {
 
 export interface JobLog {
   error(obj: object, msg: string): void;
-}
-
-const HOUR_MS = 3600_000;
-const MINUTE_MS = 60_000;
-/** Due webhook deliveries (first attempts and retries) are looked for this often. */
-const WEBHOOK_TICK_MS = 15_000;
-/** Due push deliveries (retries, Retry-After, rate-limited ones) are looked for this often. */
-const PUSH_TICK_MS = 5_000;
-/** Expired login-failure counters are swept once per window, but not more often than this. */
-const MIN_THROTTLE_SWEEP_MS = 60_000;
-
-/**
- * Every periodic task of the application, in one list. Each job does one pass and returns; the
- * runner owns the timers. Jobs that keep the data tidy run hourly; backups check every minute at
- * most (the service decides whether one is due); socket jobs run every heartbeat.
- */
-export function larderJobs(larder: AppContext, options: { heartbeatMs?: number } = {}): Job[] {
-  const { config, auth, inventory, resources, backups, hub, loginThrottle, expiry, webhooks } =
-    larder;
-  const { push, signingKeys } = larder;
-  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
-  const jobs: Job[] = [
-    // with the refresh tokens, the signing keys whose access tokens have all expired
-    {
-      name: 'refresh-token-pruning',
-      everyMs: HOUR_MS,
-      run: () => Promise.all([auth.pruneExpired(), signingKeys.pruneRetired()]),
-    },
-    // keys rotated elsewhere are heard of over the bus; this catches an event that was lost
-    { name: 'signing-key-refresh', everyMs: KEY_REFRESH_MS, run: () => signingKeys.reload() },
-    { name: 'oidc-request-pruning', everyMs: HOUR_MS, run: () => larder.oidc?.pruneExpired() },
-    { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
-    // also at start: files left by a previous run, even after a long downtime
-    {
-      name: 'staging-cleanup',
-      everyMs: HOUR_MS,
-      atStart: true,
-      run: () => resources.cleanStaging(),
-    },
-    // also at start: temp files of a process killed mid-write (upload, backup, version.json)
-    {
-      name: 'temp-file-cleanup',
-      everyMs: HOUR_MS,
-      atStart: true,
-      run: () =>
-        removeStaleTempFiles(
-          {
-            dataDir: config.dataDir,
-            resourcesDir: resources.storage.resourcesDir,
-            stagingRoot: resources.storage.stagingRoot,
-            backupDir: backups.workDir,
-          },
-          tempMaxAgeMs(config.server.requestTimeoutMs),
-          larder.clock(),
-        ),
-    },
-    // every minute: each inventory's digest is claimed (one instance wins) once its hour comes
-    { name: 'expiry-digest', everyMs: MINUTE_MS, run: () => expiry.runDigests() },
-    { name: 'webhook-delivery', everyMs: WEBHOOK_TICK_MS, run: () => webhooks.deliverDue() },
-    // first attempts start when queued; this pass takes retries and what waited for its turn
-    { name: 'push-delivery', everyMs: PUSH_TICK_MS, run: () => push.outbox.deliverDue() },
-    { name: 'push-delivery-pruning', everyMs: HOUR_MS, run: () => push.outbox.prune() },
-    { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
-    { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },
-    {
-      name: 'login-throttle-eviction',
-      everyMs: Math.max(config.loginRateWindowSeconds * 1000, MIN_THROTTLE_SWEEP_MS),
-      run: () => loginThrottle.evictExpired(),
-    },
-  ];
-  if (backups.scheduleTickMs !== null) {
-    jobs.push({
-      name: 'scheduled-backup',
-      everyMs: backups.scheduleTickMs,
-      run: () => backups.runIfDue(),
-    });
-  }
-  return jobs;
 }
 
 /**

@@ -28,7 +28,7 @@ const DATA_DIR_TEMP = /^(version\.json|jwt-secret)\.\d+\.[0-9a-f]+\.tmp$/;
 /**
  * Removes the temporary files a killed process left: resources/.tmp-*, staging/<admin>/.tmp-*,
  * the backup folder's .larder-*.partial and the data dir's version.json / jwt-secret temps, when
- * older than `maxAgeMs`. Returns how many were removed. Run at start and hourly by src/jobs.ts.
+ * older than `maxAgeMs`. Returns how many were removed. Run at start and hourly (src/app.feature.ts).
  */
 export async function removeStaleTempFiles(
   folders: TempFolders,

@@ -142,7 +142,7 @@ export function createLoginThrottle(options: {
       await repo.deleteCounter(db, keys.fresh);
     },
 
-    /** Forgets counters whose window and delay are over; run by src/jobs.ts. */
+    /** Forgets counters whose window and delay are over; a job of auth.feature.ts. */
     evictExpired: () => repo.deleteExpiredCounters(db, clock()),
   };
 }

@@ -154,7 +154,7 @@ export function createBackupsService(deps: {
       keep: config.backupKeep,
     }),
 
-    /** How often the schedule (src/jobs.ts) calls runIfDue; null when it is turned off. */
+    /** How often the schedule (backups.feature.ts) calls runIfDue; null when it is turned off. */
     scheduleTickMs:
       config.backupIntervalSeconds === 0
         ? null

@@ -164,7 +164,7 @@ export function createExpiryService(deps: {
     },
 
     /**
-     * The daily pass (src/jobs.ts, every minute): each inventory whose digest hour has come and
+     * The daily pass (expiry.feature.ts, every minute): each inventory whose digest hour has come and
      * whose digest for today is not claimed yet gets it. Returns how many this instance claimed.
      */
     async runDigests(): Promise<number> {

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createJobRunner, larderJobs } from '#src/jobs.js';
+import type { JobOptions } from '#src/feature.js';
+import { createJobRunner } from '#src/jobs.js';
 
 /**
- * The background jobs of src/jobs.ts: they start once the app is ready (the staging cleanup runs
- * to the end before it counts as ready) and stop when it closes, before the services and the
- * database close; a job in progress is waited for.
+ * Every feature's background jobs, as its front module declares them: they start once the app is
+ * ready (the staging cleanup runs to the end before it counts as ready) and stop when it closes,
+ * before the services and the database close; a job in progress is waited for.
  */
-async function jobs(app: FastifyInstance, options: { heartbeatMs?: number }): Promise<void> {
-  const runner = createJobRunner(larderJobs(app.larder, options), app.log);
+async function jobs(app: FastifyInstance, options: JobOptions): Promise<void> {
+  const all = app.features.flatMap((feature) => feature.jobs?.(options) ?? []);
+  const runner = createJobRunner(all, app.log);
   app.addHook('onReady', () => runner.start());
   app.addHook('preClose', () => runner.stop());
 }

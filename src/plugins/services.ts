@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createServices, type AppContext } from '#src/composition.js';
 import type { Config } from '#src/config.js';
+import type { Feature } from '#src/feature.js';
 import { logSeedAdmin } from '#src/http/logging.js';
 
 export type { AppContext } from '#src/composition.js';
@@ -9,20 +10,22 @@ export type { AppContext } from '#src/composition.js';
 declare module 'fastify' {
   interface FastifyInstance {
     larder: AppContext;
+    /** what each feature registered: its routes, jobs, start and close */
+    features: Feature[];
   }
 }
 
 /**
  * The service graph (src/composition.ts) over the app's database, bus and log, decorated as
  * `app.larder` and closed with the app. Creates the seed admin and says so in the log. Nothing
- * here starts a timer: periodic work is in src/jobs.ts.
+ * here starts a timer: the jobs plugin runs the features' jobs.
  */
 async function services(
   app: FastifyInstance,
   options: { config: Config; clock: () => number },
 ): Promise<void> {
   const { config, clock } = options;
-  const { services, start, close } = createServices({
+  const { services, features, start, close } = createServices({
     config,
     database: app.database,
     bus: app.bus,
@@ -30,6 +33,7 @@ async function services(
     clock,
   });
   app.decorate('larder', services);
+  app.decorate('features', features);
   // a backup asked for over HTTP finishes, and its response goes out, before connections close
   app.addHook('preClose', () => services.backups.drain());
   app.addHook('onClose', () => close());

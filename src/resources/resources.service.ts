@@ -106,7 +106,7 @@ export function createResourcesService(deps: {
     return { row, tags: [...input.tags].sort() };
   }
 
-  /** Run at start and hourly by src/jobs.ts. */
+  /** Run at start and hourly (resources.feature.ts). */
   async function cleanStaging(): Promise<number> {
     try {
       return await staging.cleanup();
