@@ -151,14 +151,7 @@ export function createServices(deps: Deps): {
     hub: realtime.hub,
     outbound,
   });
-  const resources = resourcesFeature({
-    db,
-    clock,
-    log,
-    files,
-    analyzeWorkers: config.analyzeWorkers,
-    analyzeTimeoutSeconds: config.analyzeTimeoutSeconds,
-  });
+  const resources = resourcesFeature({ db, clock, log, files, config });
   const metrics = metricsFeature({
     socketCount: () => realtime.hub.socketCount(),
     pendingMessages: () => messages.messages.countPending(),

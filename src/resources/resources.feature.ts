@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '#src/config.js';
 import type { DB } from '#src/db/types.js';
 import type { Feature } from '#src/feature.js';
 import type { AppStorage } from '#src/storage/app-storage.js';
@@ -15,14 +16,13 @@ export function resourcesFeature(deps: {
   clock: () => number;
   log: FastifyBaseLogger;
   files: AppStorage;
-  analyzeWorkers: number;
-  analyzeTimeoutSeconds: number;
+  config: Pick<Config, 'analyzeWorkers' | 'analyzeTimeoutSeconds'>;
 }) {
-  const { db, clock, log, files } = deps;
+  const { db, clock, log, files, config } = deps;
   // worker threads for file analysis: pdf.js and the other parsers never load on this thread
   const analysis = createAnalysisPool({
-    workers: deps.analyzeWorkers,
-    deadlineMs: deps.analyzeTimeoutSeconds * 1000,
+    workers: config.analyzeWorkers,
+    deadlineMs: config.analyzeTimeoutSeconds * 1000,
     log,
   });
   const resources = createResourcesService({ db, files, clock, log, analysis });
