@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { authFeature, createCredentials } from './auth/auth.feature.js';
 import type { AuthService } from './auth/auth.service.js';
-import type { LoginThrottle } from './auth/login-throttle.js';
+import type { LoginThrottle } from './auth/login-throttle.service.js';
 import type { OidcService } from './auth/oidc/oidc.service.js';
-import type { SigningKeys } from './auth/keys.js';
+import type { SigningKeys } from './auth/keys.service.js';
 import { backupFolder, backupsFeature } from './backups/backups.feature.js';
 import type { BackupsService } from './backups/backups.service.js';
 import type { Config } from './config.js';

@@ -7,15 +7,15 @@ import { createGuards } from '#src/http/auth.js';
 import type { UsersService } from '#src/users/users.service.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
-import { createLoginThrottle } from './login-throttle.js';
+import { createLoginThrottle } from './login-throttle.service.js';
 import { createOidcClient } from './oidc/oidc.client.js';
 import { oidcRoutes } from './oidc/oidc.routes.js';
 import { createOidcService } from './oidc/oidc.service.js';
-import { createPasswordHasher } from './passwords.js';
-import { createSigningKeys, KEY_REFRESH_MS } from './keys.js';
+import { createPasswordHasher } from './passwords.service.js';
+import { createSigningKeys, KEY_REFRESH_MS } from './keys.service.js';
 import { readLegacyJwtSecret } from './secret.js';
-import { createSessionStore } from './session-store.js';
-import { createAccessTokens } from './tokens.js';
+import { createSessionStore } from './sessions.service.js';
+import { createAccessTokens } from './tokens.service.js';
 
 const HOUR_MS = 3600_000;
 /** Expired login-failure counters are swept once per window, but not more often than this. */

@@ -8,12 +8,12 @@ import type { EventBus } from '#src/events/bus.js';
 import type { Account, UsersService } from '#src/users/users.service.js';
 import * as repo from './auth.repository.js';
 import type { LoginResponse, SessionDto } from './auth.schemas.js';
-import type { LoginThrottle } from './login-throttle.js';
-import type { PasswordHasher } from './passwords.js';
-import type { CachedSession, ReadForAuth, SessionStore } from './session-store.js';
+import type { LoginThrottle } from './login-throttle.service.js';
+import type { PasswordHasher } from './passwords.service.js';
+import type { CachedSession, ReadForAuth, SessionStore } from './sessions.service.js';
 import * as sessionsRepo from './sessions.repository.js';
-import { hashRefreshToken, newRefreshToken } from './tokens.js';
-import type { AccessTokens, VerifiedClaims } from './tokens.js';
+import { hashRefreshToken, newRefreshToken } from './tokens.service.js';
+import type { AccessTokens, VerifiedClaims } from './tokens.service.js';
 
 /** Who is calling: checked against the (cached) user and session on every request. */
 export interface AuthUser {

@@ -7,7 +7,7 @@ export const LEGACY_SECRET_FILE = 'jwt-secret';
 /**
  * The secret tokens were signed with before the keys moved into the database: LARDER_JWT_SECRET
  * when set, else `<dataDir>/jwt-secret` when an older version created it, else null (a new
- * installation). Read only while the database holds no key (src/auth/keys.ts); nothing is
+ * installation). Read only while the database holds no key (src/auth/keys.service.ts); nothing is
  * written.
  */
 export function readLegacyJwtSecret(configured: string | null, dataDir: string): string | null {

@@ -4,7 +4,7 @@ import type { BusEvent, EventBus } from '#src/events/bus.js';
 import type { ConnectHandler } from '#src/realtime/connect.js';
 import type { ClientFrameOf, ServerFrame } from '#src/realtime/frames.js';
 import { createRateLimiter } from '#src/events/rate-limit.js';
-import { createBacklogMemory } from './backlog-memory.js';
+import { createBacklogMemory } from './backlog.cache.js';
 import type { MessagesService } from './messages.service.js';
 
 type AckFrame = ClientFrameOf<'ack'>;

@@ -176,7 +176,7 @@ export function createMessagesService(deps: {
     },
 
     /**
-     * SPEC's mark-delivered operation: sets deliveredAt once on the receiver's messages among
+     * Mark-delivered (docs/api.md, Messages): sets deliveredAt once on the receiver's messages among
      * `messageIds` (other ids are ignored) and tells each sender. Returns what changed.
      */
     markDelivered,

@@ -7,11 +7,11 @@ import { healthRoutes } from '#src/http/health.routes.js';
  * them (src/composition.ts lists the features), with the guards that say who may call them.
  */
 async function routes(app: FastifyInstance): Promise<void> {
-  const db = app.larder.database.db;
+  const { database, bus } = app.larder;
   await app.register(
     healthRoutes({
-      db,
-      busHealth: () => app.larder.bus.state(),
+      db: database.db,
+      busHealth: () => bus.state(),
       diskHealth: () => app.disk.health(),
     }),
   );

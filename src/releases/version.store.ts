@@ -71,7 +71,7 @@ async function writeVersionFile(dataDir: string, text: string): Promise<void> {
  * serve the same one. Each keeps it in memory: GET /api/version is asked by every app and changes
  * seldom. A publication reaches the other instances at once over the bus; the cache is also read
  * again after MAX_AGE_MS, since NOTIFY drops events while a listener reconnects. Each instance
- * writes the value into its own `<dataDir>/version.json` (which SPEC.md requires) at start and
+ * writes the value into its own `<dataDir>/version.json` (docs/operations.md) at start and
  * whenever it changes.
  */
 export function createVersionStore(deps: {

@@ -6,7 +6,7 @@ import { openSocket } from '#test/helpers/ws.js';
 const MINUTE = 60_000;
 
 // A session's last use is written at most once a minute; the uses asked for together (a
-// reconnect storm) go in one statement (src/auth/session-store.ts).
+// reconnect storm) go in one statement (src/auth/sessions.service.ts).
 describe.each(DIALECTS)('a session’s last use (%s)', (dialect) => {
   const t = useTestApp(dialect);
   t.users('ada', 'bob');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_DELAY_MS } from '#src/auth/login-throttle.js';
+import { FIRST_DELAY_MS } from '#src/auth/login-throttle.service.js';
 import { DIALECTS, bearer, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, refusedUpgradeStatus } from '#test/helpers/ws.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_FACTOR, FIRST_DELAY_MS, MAX_DELAY_MS } from '#src/auth/login-throttle.js';
+import { ADDRESS_FACTOR, FIRST_DELAY_MS, MAX_DELAY_MS } from '#src/auth/login-throttle.service.js';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { loginFrom } from './helpers.js';

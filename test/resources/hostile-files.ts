@@ -7,7 +7,7 @@ import { fixture } from './helpers.js';
 import { zipOf } from './zip-writer.js';
 
 /**
- * The hostile files of issue 11, built at test time (nothing multi-megabyte is committed). Each
+ * The hostile files (docs/security.md), built at test time (nothing multi-megabyte is committed). Each
  * is small on the wire or at most 25 MB, and each once froze the server or blew up its memory.
  */
 const MB = 1024 * 1024;

@@ -5,7 +5,7 @@ import { useTestApp } from '#test/helpers/fixtures.js';
 import { isListedPublic, unmatchedPublicEntries } from '#test/helpers/public-routes.js';
 
 /**
- * The authorization matrix (issue 13): every route Fastify registered × every kind of caller →
+ * The authorization matrix (docs/security.md): every route Fastify registered × every kind of caller →
  * the status class its policy implies. A route's policy comes from its guard or `config.access`
  * (src/http/access.ts); a route with neither fails unless it is on the explicit public list
  * (test/helpers/public-routes.ts).

@@ -6,7 +6,7 @@ import { useTestApp } from '#test/helpers/fixtures.js';
 import { call } from '#test/inventory/helpers.js';
 import { fixture, multipart, resourceMetadata } from '#test/resources/helpers.js';
 
-/** The findings of issue 13 that a client sees through the API, on each dialect. */
+/** The hardening findings (docs/security.md) a client sees through the API, on each dialect. */
 describe.each(DIALECTS)('hardening (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const [anna, ben] = t.users('anna', 'ben');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundError, createOutbound } from '#src/outbound/outbound.js';
 
 /**
- * The outbound module's bounds (issue 25 row 10) against a local server: the deadline, the size
+ * The outbound module's bounds (docs/security.md) against a local server: the deadline, the size
  * of an answer read, redirects, and the address check when connecting.
  */
 describe('the outbound module', () => {

@@ -11,7 +11,7 @@ import {
 
 /**
  * An app with the overload check on (30 ms), on its own thread with its own event loop: told to,
- * it keeps that loop busy, which the test's loop does not feel (test/realtime/overloaded-app.ts).
+ * it keeps that loop late, which the test's loop does not feel (test/http/overloaded-app.ts).
  */
 const port = parentPort!;
 const env = testEnvironment('sqlite', { LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '30' });
@@ -39,19 +39,22 @@ await accepted(() =>
 );
 const anna = await accepted(() => login(t.app, 'anna', 'anna-password'));
 
-/** 200 ms blocks with a breath between them, for `ms` in all. */
-async function keepBusy(ms: number): Promise<void> {
+/**
+ * 200 ms sleeps of this thread with a breath between them, for `ms` in all: its loop runs late
+ * as under load, while the thread waits (Atomics.wait) rather than spends a core.
+ */
+async function keepLate(ms: number): Promise<void> {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
   const until = performance.now() + ms;
   while (performance.now() < until) {
-    const block = performance.now() + 200;
-    while (performance.now() < block);
+    Atomics.wait(cell, 0, 0, 200);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
 
-port.on('message', async (message: { type: 'busy'; ms: number } | { type: 'close' }) => {
-  if (message.type === 'busy') {
-    await keepBusy(message.ms);
+port.on('message', async (message: { type: 'late'; ms: number } | { type: 'close' }) => {
+  if (message.type === 'late') {
+    await keepLate(message.ms);
     port.postMessage({ type: 'idle' });
   } else {
     await t.close();

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SigningKeys } from './keys.js';
+import type { SigningKeys } from './keys.service.js';
 
 export interface AccessClaims {
   userId: string;
@@ -62,7 +62,7 @@ type Checked = { claims: VerifiedClaims } | { unknownKid: string } | null;
  * Access tokens: JWT HS256 with the signing key's `kid` in the header and claims sub, name, adm,
  * ver, sid, iat, exp. Signed and verified synchronously with node:crypto's HMAC (a few
  * microseconds): WebCrypto (jose) ran every verify on the libuv pool, where it queued behind
- * bcrypt during a burst of sign-ins (docs/decisions.md). The keys come from src/auth/keys.ts,
+ * bcrypt during a burst of sign-ins (docs/decisions.md). The keys come from src/auth/keys.service.ts,
  * which keeps them in memory.
  */
 export function createAccessTokens(keys: SigningKeys, ttlSeconds: number) {

@@ -9,14 +9,14 @@ export interface OverloadedApp {
   base: string;
   /** anna's access token */
   token: string;
-  /** keeps the app's event loop busy for `ms`; resolves when it is idle again */
-  keepBusy(ms: number): Promise<void>;
+  /** keeps the app's event loop late for `ms`; resolves when it runs again */
+  keepLate(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * The app under the overload check runs in a worker thread: the event-loop delay it measures is
- * that thread's, so the test makes it late without blocking its own loop (or the test runner's).
+ * that thread's, so the test makes it late without holding up its own loop (or the test runner's).
  */
 export async function startOverloadedApp(): Promise<OverloadedApp> {
   const worker = new Worker(BOOT, { workerData: { module: MODULE } });
@@ -32,9 +32,9 @@ export async function startOverloadedApp(): Promise<OverloadedApp> {
   return {
     base: ready.base,
     token: ready.token,
-    async keepBusy(ms) {
+    async keepLate(ms) {
       const idle = next('idle');
-      worker.postMessage({ type: 'busy', ms });
+      worker.postMessage({ type: 'late', ms });
       await idle;
     },
     async close() {
