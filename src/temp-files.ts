@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { leftByDeadWriter } from '#src/storage/temp-names.js';
 
 const MINUTE_MS = 60_000;
 
@@ -28,7 +29,9 @@ const DATA_DIR_TEMP = /^(version\.json|jwt-secret)\.\d+\.[0-9a-f]+\.tmp$/;
 /**
  * Removes the temporary files a killed process left: resources/.tmp-*, staging/<admin>/.tmp-*,
  * the backup folder's .larder-*.partial and the data dir's version.json / jwt-secret temps, when
- * older than `maxAgeMs`. Returns how many were removed. Run at start and hourly (src/app.feature.ts).
+ * older than `maxAgeMs`, or at once when their name says a process of this host wrote them that
+ * no longer runs (src/storage/temp-names.ts): a restart after a kill finds none left. Returns how
+ * many were removed. Run at start and hourly (src/app.feature.ts).
  */
 export async function removeStaleTempFiles(
   folders: TempFolders,
@@ -56,7 +59,8 @@ async function sweep(dir: string, pattern: RegExp, cutoff: number): Promise<numb
     if (!pattern.test(name)) continue;
     const file = path.join(dir, name);
     const stat = await fs.promises.lstat(file).catch(() => null);
-    if (!stat?.isFile() || stat.mtimeMs >= cutoff) continue;
+    if (!stat?.isFile()) continue;
+    if (stat.mtimeMs >= cutoff && !leftByDeadWriter(name, stat.mtimeMs)) continue;
     await fs.promises.rm(file, { force: true }).catch(() => {});
     removed++;
   }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StorageExistsError, type Storage } from '#src/storage/storage.js';
+import { WRITER_TAG } from '#src/storage/temp-names.js';
 import type { BackupEntry } from './backups.schemas.js';
 
 /** Any dump an admin may list or download: a plain file name ending in .sql.gz. */
@@ -60,7 +61,7 @@ function tightenBackupDir(dir: string): void {
 
 /** A temp name unique to this process and call: two instances never write the same file. */
 export function partialName(dir: string): string {
-  return path.join(dir, `.larder-${process.pid}-${crypto.randomBytes(6).toString('hex')}.partial`);
+  return path.join(dir, `.larder-${WRITER_TAG}-${crypto.randomBytes(6).toString('hex')}.partial`);
 }
 
 /** larder-YYYYMMDD-HHMMSS.sql.gz in UTC, with -2, -3, … when taken. */

@@ -5,13 +5,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_MODES } from '#src/db/data-dir.js';
 import { meter, type PutResult } from './storage.js';
+import { WRITER_TAG } from './temp-names.js';
 
 /** What a file being written is called until it is renamed to its name (or swept away). */
 export const TEMP_PREFIX = '.tmp-';
+/** The start of this process's temp names: `.tmp-<host>.<pid>-` (src/storage/temp-names.ts). */
+export const OWN_TEMP_PREFIX = `${TEMP_PREFIX}${WRITER_TAG}-`;
 
 /** A fresh temp file path in `dir`. */
 export function tempPathIn(dir: string): string {
-  return path.join(dir, `${TEMP_PREFIX}${crypto.randomUUID()}`);
+  return path.join(dir, `${OWN_TEMP_PREFIX}${crypto.randomUUID()}`);
 }
 
 /**

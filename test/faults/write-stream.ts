@@ -53,7 +53,8 @@ export function startWriteStream(
         startedAt,
         ms: Date.now() - startedAt,
       });
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      // a client backs off while nothing answers (the instance is down): no spin of refusals
+      await new Promise((resolve) => setTimeout(resolve, answer.status === 0 ? 250 : pauseMs));
     }
   };
   const done = Promise.all(Array.from({ length: writers }, (_, n) => writer(n)));
@@ -89,8 +90,10 @@ export interface FaultFigures {
   acknowledged: number;
   /** acknowledged (2xx) but not stored afterwards: the target is 0 */
   lost: number;
-  /** refused (not 2xx) but stored anyway, though the answer did not say it might be: target 0 */
+  /** refused (an answer other than 2xx) but stored anyway, though the answer did not say it might be: target 0 */
   appliedDespiteRefusal: number;
+  /** got no answer at all (the connection failed: the instance was killed) */
+  unanswered: number;
   /** refused with `applied: "unknown"` (the connection broke during the COMMIT) */
   outcomeUnknown: number;
   /** the slowest answer during the fault */
@@ -112,7 +115,7 @@ export function figures(
     statuses[label] = (statuses[label] ?? 0) + 1;
   }
   const acked = results.filter((r) => r.status >= 200 && r.status < 300);
-  const refused = results.filter((r) => !(r.status >= 200 && r.status < 300));
+  const refused = results.filter((r) => r.status >= 300);
   const result: FaultFigures = {
     fault,
     requests: results.length,
@@ -121,6 +124,7 @@ export function figures(
     lost: acked.filter((r) => !stored.has(r.key)).length,
     appliedDespiteRefusal: refused.filter((r) => r.applied !== 'unknown' && stored.has(r.key))
       .length,
+    unanswered: results.filter((r) => r.status === 0).length,
     outcomeUnknown: refused.filter((r) => r.applied === 'unknown').length,
     slowestDuringMs: Math.max(0, ...results.filter((r) => r.phase === 'during').map((r) => r.ms)),
     recoverMs,

@@ -16,7 +16,8 @@ import { contentMatches } from '#src/resources/resources.formats.js';
 import { unsupportedFormat } from '#src/resources/resources.rules.js';
 import type { AnalyzedResource } from '#src/resources/resources.schemas.js';
 import { removeQuietly, type Storage, type Upload } from '#src/resources/resources.storage.js';
-import { TEMP_PREFIX } from '#src/storage/metered-write.js';
+import { OWN_TEMP_PREFIX, TEMP_PREFIX } from '#src/storage/metered-write.js';
+import { leftByDeadWriter } from '#src/storage/temp-names.js';
 import * as repo from './staging.repository.js';
 
 export const STAGING_TTL_MS = 24 * 3600 * 1000;
@@ -39,7 +40,7 @@ export function createStagingService(deps: {
   async function analyze(adminId: string, upload: Upload, knownTags: string[]) {
     const dir = storage.stagingDir(adminId);
     // every file the worker makes starts with this, so a worker killed midway leaves nothing
-    const tempPrefix = `${TEMP_PREFIX}${crypto.randomUUID()}-`;
+    const tempPrefix = `${OWN_TEMP_PREFIX}${crypto.randomUUID()}-`;
     try {
       if (!(await contentMatches(upload.path, upload.extension))) {
         throw unsupportedFormat(
@@ -185,7 +186,11 @@ async function sweep(dir: string, stray: (name: string) => boolean, cutoff: numb
   for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
     const file = path.join(dir, name);
     const stat = await fs.promises.stat(file).catch(() => null);
-    if (stat?.isFile() && stray(name) && stat.mtimeMs < cutoff) {
+    if (
+      stat?.isFile() &&
+      stray(name) &&
+      (stat.mtimeMs < cutoff || leftByDeadWriter(name, stat.mtimeMs))
+    ) {
       await removeQuietly(file);
       removed++;
     }
