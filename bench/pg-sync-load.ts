@@ -1,0 +1,237 @@
+/**
+ * Four households syncing offline queues at once on PostgreSQL, on a quiet machine and under CPU
+ * load (busy-loop child processes, as `stress --cpu`), with where the time goes:
+ *
+ *   node --import tsx bench/pg-sync-load.ts [--rounds 6] [--burners 8] [--env KEY=VALUE ...]
+ *     [--profile DIR]   (the server runs under --cpu-prof, its profiles written to DIR)
+ *
+ * Each household (two phones on one inventory) runs `rounds` scenarios one after the other: both
+ * phones post an offline batch of 60 ops (adjusts and field writes on 30 items) at the same time,
+ * then each asks for the delta since its last revision. A scenario's time is from its first post
+ * to its last answer. Meanwhile pg_stat_activity is sampled every 50 ms for the server's backends
+ * (what they wait on). Prints per-phase medians, p95 and max, and loaded/quiet ratios.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import { call, expect, keepAlive } from '#bench/lib/http.js';
+import {
+  ADMIN_PASSWORD,
+  assign,
+  createStore,
+  createUser,
+  login,
+  startLarder,
+} from '#bench/lib/larder.js';
+import { cleanUp, sleep } from '#bench/lib/processes.js';
+import { median, num, percentile } from '#bench/lib/report.js';
+import { chooseTarget } from '#bench/lib/target.js';
+import { buildServer } from '#bench/server.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ROUNDS = flag('rounds', 6);
+const BURNERS = flag('burners', 8);
+const HOUSEHOLDS = 4;
+const PROFILE_DIR = args.includes('--profile') ? args[args.indexOf('--profile') + 1]! : null;
+const ITEMS = 30;
+const OPS = 60;
+const extraEnv: Record<string, string> = {};
+args.forEach((a, i) => {
+  if (a === '--env') {
+    const [k, ...v] = args[i + 1]!.split('=');
+    extraEnv[k!] = v.join('=');
+  }
+});
+
+function burn(n: number): ChildProcess[] {
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }),
+  );
+}
+
+let serial = 0;
+function batch(phone: string, start: number) {
+  return Array.from({ length: OPS }, (_, n) => {
+    const itemId = `item-${(n * 7) % ITEMS}`;
+    const adjust = n % 4 !== 0;
+    return {
+      id: `${phone}-${++serial}`,
+      itemId,
+      operation: adjust ? 'adjust' : 'update',
+      payload: JSON.stringify(adjust ? { delta: -1 } : { notes: `n${serial}` }),
+      createdAt: start + n,
+    };
+  });
+}
+
+/** What the server's backends wait on, sampled from pg_stat_activity. */
+function sampleWaits(url: string, schema: string) {
+  const client = new pg.Client({ connectionString: url });
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let stop = false;
+  const done = (async () => {
+    await client.connect();
+    while (!stop) {
+      const { rows } = await client.query<{ what: string; n: string }>(
+        `select coalesce(wait_event_type || ':' || wait_event, 'cpu') || ' ' || state as what,
+                count(*) as n
+           from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()
+            and backend_type = 'client backend' and state <> 'idle'
+            and application_name = $1
+          group by 1`,
+        [schema],
+      );
+      samples++;
+      for (const r of rows) counts.set(r.what, (counts.get(r.what) ?? 0) + Number(r.n));
+      await sleep(50);
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stop = true;
+      await done;
+      return { samples, counts };
+    },
+  };
+}
+
+async function run(label: string, burners: number) {
+  const target = chooseTarget(true);
+  const store = createStore(`pgload-${label}`, target);
+  const larder = await startLarder(store, {
+    bcryptCost: 4,
+    logLevel: 'warn',
+    env: { LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '0', ...extraEnv },
+    profileDir: PROFILE_DIR,
+  });
+  const base = larder.base;
+  const admin = (await login(base, 'admin', ADMIN_PASSWORD)).token;
+  const houses = [];
+  for (let h = 0; h < HOUSEHOLDS; h++) {
+    const a = await createUser(base, admin, `h${h}a`);
+    const b = await createUser(base, admin, `h${h}b`);
+    await assign(base, admin, b.id, a.inventoryId);
+    const phones = [await login(base, `h${h}a`), await login(base, `h${h}b`)];
+    const agent = keepAlive(4);
+    await expect(base, 200, {
+      method: 'PUT',
+      path: '/api/inventory',
+      token: phones[0]!.token,
+      agent,
+      body: {
+        name: `Home ${h}`,
+        categories: [{ id: 1, name: 'Food' }],
+        locations: [{ id: 1, name: 'Pantry' }],
+        settings: { householdSize: '2' },
+        items: Array.from({ length: ITEMS }, (_, i) => ({
+          id: `item-${i}`,
+          name: `Item ${i}`,
+          categoryId: 1,
+          quantity: 1000,
+          unit: 'kg',
+          unitPrice: 1,
+          kcalPerKg: 1000,
+          expiryDate: '2030-01-31',
+          locationId: 1,
+          notes: '',
+          lastUpdated: Date.now() - 3600_000,
+        })),
+      },
+    });
+    houses.push({ phones, agent });
+  }
+  const procs = burn(burners);
+  await sleep(burners ? 1000 : 0);
+  // the server's backends name their schema in application_name? sample them all otherwise
+  const waits = sampleWaits(target.url!, '');
+  const scenarioMs: number[] = [];
+  const postMs: number[] = [];
+  const deltaMs: number[] = [];
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  await Promise.all(
+    houses.map(async (house, h) => {
+      const since = [0, 0];
+      for (let r = 0; r < ROUNDS; r++) {
+        const t0 = performance.now();
+        await Promise.all(
+          house.phones.map(async (phone, p) => {
+            const a = performance.now();
+            const reply = await call(base, {
+              method: 'POST',
+              path: '/api/inventory/sync',
+              token: phone.token,
+              agent: house.agent,
+              body: { ops: batch(`h${h}p${p}r${r}`, Date.now() - 60_000) },
+            });
+            postMs.push(performance.now() - a);
+            statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+            const b = performance.now();
+            const delta = await call(base, {
+              method: 'POST',
+              path: '/api/inventory/sync',
+              token: phone.token,
+              agent: house.agent,
+              body: { since: since[p], ops: [] },
+            });
+            deltaMs.push(performance.now() - b);
+            statuses.set(delta.status, (statuses.get(delta.status) ?? 0) + 1);
+            if (delta.status === 200) since[p] = delta.json<{ revision: number }>().revision;
+          }),
+        );
+        scenarioMs.push(performance.now() - t0);
+      }
+    }),
+  );
+  const wallMs = performance.now() - started;
+  for (const p of procs) p.kill('SIGKILL');
+  const sampled = await waits.stop();
+  await larder.stop();
+  return { label, scenarioMs, postMs, deltaMs, wallMs, sampled, statuses };
+}
+
+function show(r: Awaited<ReturnType<typeof run>>) {
+  const line = (name: string, v: number[]) =>
+    `  ${name.padEnd(10)} median ${num(median(v))} ms  p95 ${num(percentile(v, 95))} ms  max ${num(Math.max(...v))} ms  (n=${v.length})`;
+  console.log(`${r.label}: ${HOUSEHOLDS} households × ${ROUNDS} scenarios in ${num(r.wallMs)} ms`);
+  console.log(`  answers ${[...r.statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
+  console.log(line('scenario', r.scenarioMs));
+  console.log(`  scenarios over 10 s: ${r.scenarioMs.filter((v) => v > 10_000).length}`);
+  console.log(line('batch', r.postMs));
+  console.log(line('delta', r.deltaMs));
+  const waits = [...r.sampled.counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(
+    `  backends (mean per sample of ${r.sampled.samples}): ` +
+      waits.map(([k, n]) => `${k} ${num(n / r.sampled.samples, 2)}`).join(', '),
+  );
+}
+
+async function main() {
+  buildServer();
+  const quiet = await run('quiet', 0);
+  show(quiet);
+  const loaded = await run(`load (${BURNERS} busy loops)`, BURNERS);
+  show(loaded);
+  const ratio = (a: number[], b: number[]) => num(median(a) / median(b), 2);
+  console.log(
+    `ratios loaded/quiet: scenario ${ratio(loaded.scenarioMs, quiet.scenarioMs)}×, batch ${ratio(
+      loaded.postMs,
+      quiet.postMs,
+    )}×, delta ${ratio(loaded.deltaMs, quiet.deltaMs)}×; max scenario ${num(
+      Math.max(...loaded.scenarioMs),
+    )} ms`,
+  );
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());
