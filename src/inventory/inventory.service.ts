@@ -7,6 +7,8 @@ import * as repo from './inventory.repository.js';
 import { createItemsService } from './items/items.service.js';
 import { createNamedService } from './named/named.service.js';
 import { pruneDeleted } from './items/items.repository.js';
+import { itemsWithAdjustsBefore } from './items/items.adjusts.repository.js';
+import { foldOldAdjusts } from './items/items.writer.js';
 import { createOfflineService } from './offline/offline.service.js';
 import { pruneResults } from './offline/offline.repository.js';
 import { createSettingsService } from './settings/settings.service.js';
@@ -47,12 +49,30 @@ export function createInventoryService(deps: {
 
   async function pruneHistory(): Promise<number> {
     const cutoff = clock() - HISTORY_MS;
-    return db.transaction().execute(async (trx) => {
+    const pruned = await db.transaction().execute(async (trx) => {
       // operation ids and ended item ids are remembered as long as the history
       await pruneResults(trx, cutoff);
       await pruneDeleted(trx, cutoff);
       return repo.pruneHistory(trx, cutoff);
     });
+    await foldAdjusts(cutoff);
+    return pruned;
+  }
+
+  /** Adjusts older than the history fold into their item's base, an inventory at a time. */
+  async function foldAdjusts(cutoff: number): Promise<void> {
+    for (;;) {
+      const found = await itemsWithAdjustsBefore(db, cutoff);
+      if (found.length === 0) return;
+      const perInventory = new Map<string, string[]>();
+      for (const { inventory_id: inventoryId, item_id: itemId } of found) {
+        perInventory.set(inventoryId, [...(perInventory.get(inventoryId) ?? []), itemId]);
+      }
+      for (const [inventoryId, itemIds] of perInventory) {
+        await mutate(inventoryId, (ctx) => foldOldAdjusts(ctx, itemIds, cutoff));
+      }
+      if (found.length < 500) return;
+    }
   }
 
   const sync = createSyncService({ db, cache });

@@ -11,7 +11,7 @@ import {
   testEnvironment,
 } from '#test/helpers/app.js';
 import { call } from './helpers.js';
-import { MINUTE, op, useOfflineQueue } from './offline-helpers.js';
+import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
 
 /** The quantity the merge rules give: the base, then each adjust after it, summed in time order. */
 function folded(base: number, adjusts: { t: number; o: string; delta: number }[]) {
@@ -135,6 +135,35 @@ describe.each(DIALECTS)('counted adjusts, whatever their history (%s)', (dialect
     expect(put.status).toBe(201);
     const again = await sync(mom, { ops: [op('rest', 'adjust', { delta: 1 }, Date.now() + 3000)] });
     expect(again.body.results[0].item.quantity).toBe(3);
+  });
+
+  it('adjusts older than the kept history fold into the base; a late one counts from there', async () => {
+    await seed('aged', { quantity: 10 });
+    const now = Date.now();
+    const early = [-1.1, -2.2, 0.4].map((delta, i) =>
+      op('aged', 'adjust', { delta }, now - (50 - i * 10) * MINUTE),
+    );
+    expect((await sync(mom, { ops: early })).status).toBe(200);
+    const quantity = 10 + -1.1 + -2.2 + 0.4;
+    t.clock.advance(91 * DAY);
+    try {
+      await t.app.larder.inventory.pruneHistory();
+    } finally {
+      t.clock.advance(-91 * DAY);
+    }
+    expect(await get('aged')).toMatchObject({ quantity, lastUpdated: now - 30 * MINUTE });
+    // made before the folded ones: counted as made at the history's start, once
+    const late = op('aged', 'adjust', { delta: 0.25 }, now - 45 * MINUTE);
+    const res = await sync(dad, { ops: [late] });
+    expect(res.body.results[0]).toMatchObject({
+      status: 'applied',
+      item: { quantity: quantity + 0.25 },
+    });
+    expect((await sync(mom, { ops: [late] })).body.results[0].status).toBe('duplicate');
+    const next = await sync(mom, { ops: [op('aged', 'adjust', { delta: 1 }, now - MINUTE)] });
+    expect(next.body.results[0].item.quantity).toBe(quantity + 0.25 + 1);
+    const recount = await sync(dad, { ops: [op('aged', 'update', { quantity: 3 }, now)] });
+    expect(recount.body.results[0].item.quantity).toBe(3);
   });
 
   it('what is remembered of an op stays small, whatever it sent', async () => {

@@ -1,6 +1,7 @@
 import { Prepared, bulkInsert } from '#src/db/prepared.js';
 import type { Executor } from '#src/db/executor.js';
 import type { ItemAdjustsTable } from '#src/db/types.js';
+import { isLater } from './items.merge.js';
 
 /**
  * item_adjusts: an item's counted adjusts, one row each, with the running sum after it. Queries
@@ -97,4 +98,33 @@ export async function deleteAdjustsOf(
       .where('item_id', 'in', itemIds.slice(i, i + 500))
       .execute();
   }
+}
+
+const foldable = new Prepared<{ inventory_id: string; item_id: string }>(
+  'select distinct "inventory_id", "item_id" from "item_adjusts" where "t" < ? limit 500',
+);
+
+/** Items with adjusts made before `cutoff` (up to 500 at a time). */
+export async function itemsWithAdjustsBefore(db: Executor, cutoff: number) {
+  return foldable.all(db, [cutoff]);
+}
+
+/**
+ * Deletes the item's adjusts made before `cutoff`; returns the running sum after the last of
+ * them (what the item's base becomes), or null when there were none.
+ */
+export async function foldAdjustsBefore(
+  db: Executor,
+  inventoryId: string,
+  itemId: string,
+  cutoff: number,
+): Promise<number | null> {
+  const rows = await adjustsJustBefore(db, inventoryId, itemId, cutoff);
+  const last = rows.reduce<ItemAdjustsTable | null>(
+    (best, r) => (best === null || isLater(r, best) ? r : best),
+    null,
+  );
+  if (last === null) return null;
+  await deleteBefore.run(db, [inventoryId, itemId, cutoff]);
+  return last.total;
 }

@@ -124,6 +124,15 @@ export async function writeItem(
   else await insertOne.run(db, values(row));
 }
 
+const setState = new Prepared(
+  'update "items" set "merge_state" = ? where "inventory_id" = ? and "id" = ?',
+);
+
+/** Sets only the merge state (what clients read does not change). */
+export async function setMergeState(db: Executor, inventoryId: string, id: string, state: string) {
+  await setState.run(db, [state, inventoryId, id]);
+}
+
 const insertRows = bulkInsert('items', STATE_COLUMNS);
 
 export async function insertItems(

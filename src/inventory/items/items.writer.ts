@@ -4,7 +4,7 @@ import { toItem } from '#src/inventory/inventory.mapper.js';
 import { MAX_QUANTITY, type Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
 import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
-import { deleteAdjustsOf } from './items.adjusts.repository.js';
+import { deleteAdjustsOf, foldAdjustsBefore } from './items.adjusts.repository.js';
 import {
   applyWrite,
   counts,
@@ -297,4 +297,24 @@ export async function replaceItems(
     await repo.unmarkLiveItems(ctx.trx, ctx.inventoryId);
     for (const row of changed) ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
   };
+}
+
+/**
+ * Folds the adjusts of `itemIds` made before `cutoff` (the kept history's start) into each item's
+ * base: an op older than the history counts as made at its start (DESIGN "Offline operations",
+ * bounded cost), so those rows are no longer needed to place a late one. What clients read does
+ * not change: no revision, no event.
+ */
+export async function foldOldAdjusts(ctx: MutationContext, itemIds: string[], cutoff: number) {
+  const rows = new Map(
+    (await repo.findItemStates(ctx.trx, ctx.inventoryId, itemIds)).map((r) => [r.id, r]),
+  );
+  for (const id of itemIds) {
+    const total = await foldAdjustsBefore(ctx.trx, ctx.inventoryId, id, cutoff);
+    const row = rows.get(id);
+    if (total === null || !row) continue;
+    const state = stateOf(row);
+    state.base = total;
+    await repo.setMergeState(ctx.trx, ctx.inventoryId, id, encodeState(state));
+  }
 }
