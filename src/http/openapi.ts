@@ -41,10 +41,13 @@ const STATUS_TEXT: Record<string, string> = {
   413: 'payload_too_large: a body or file over its limit',
   415: 'unsupported_format: a content type or file type this route does not take',
   416: 'The Range lies beyond the end of the file',
-  422: 'Refused as a whole; nothing was written',
+  422: 'inventory_full, quantity_out_of_range or analysis_failed: refused as a whole, nothing was written',
   429: 'rate_limited: wait Retry-After seconds',
   500: 'internal: a server fault (details only in the server log)',
-  503: 'unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds',
+  503:
+    'unavailable (overloaded), database_unavailable or storage_unavailable: nothing was ' +
+    'changed unless `applied` says "unknown"; wait Retry-After seconds',
+  507: "insufficient_storage: the server's disk is full; nothing was stored",
 };
 
 const ERROR_CONTENT = {
@@ -161,6 +164,7 @@ function completeOperation(
   if (method !== 'get' && method !== 'head') {
     addResponse(op, 413);
     addResponse(op, 415);
+    addResponse(op, 507);
   }
   addResponse(op, 500);
   addResponse(op, 503);

@@ -277,7 +277,7 @@ let serverFrames: Map<string, ValidateFunction> | undefined;
  * What is wrong with a frame the server sent, against the AsyncAPI document it serves (the
  * payload of the message of its `type`); null when it is as documented.
  */
-export function frameProblem(frame: { type?: unknown }): string | null {
+export function frameProblem(frame: { type?: unknown; [key: string]: unknown }): string | null {
   if (!serverFrames) {
     const document = asyncApiDocument() as Json;
     const ajv = new Ajv({ strict: false, allErrors: false });

@@ -84,7 +84,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
 
   it('documents the pages as HTML', async () => {
     const doc = await document();
-    for (const path of ['/', '/admin/']) {
+    for (const path of ['/', '/admin/', '/app/']) {
       expect(Object.keys(doc.paths[path].get.responses['200'].content)).toEqual(['text/html']);
     }
   });

@@ -32,7 +32,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items',
       inventoryDoc(`Create an item (201); the same id and content again is a no-op (200). ${WHO}`, {
         body: ItemInput,
-        response: { 200: Item, 201: Item, ...errors(400) },
+        response: { 200: Item, 201: Item, ...errors(400, 422) },
       }),
       async (request, reply) => {
         const saved = await items.create(callerOf(request), request.body);
@@ -56,7 +56,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
         {
           params: ItemParams,
           body: ItemInput,
-          response: { 200: Item, 201: Item, 409: Stale, ...errors(400) },
+          response: { 200: Item, 201: Item, 409: Stale, ...errors(400, 422) },
         },
       ),
       async (request, reply) => {
@@ -72,7 +72,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
         {
           params: ItemParams,
           body: ItemPatch,
-          response: { 200: Item, 409: Stale, ...errors(400, 404) },
+          response: { 200: Item, 409: Stale, ...errors(400, 404, 422) },
         },
       ),
       (request) => items.patch(callerOf(request), request.params.id, request.body),

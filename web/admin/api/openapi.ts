@@ -313,6 +313,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every user except the caller, by username (any signed-in user) */
+    get: operations['getUsers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/inventories': {
     parameters: {
       query?: never;
@@ -796,23 +813,6 @@ export interface paths {
     };
     /** The conversation between the caller (any signed-in user) and another user, newest last; marks what the caller received in it as delivered. */
     get: operations['getMessagesByUserId'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/users': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Every user except the caller, by username (any signed-in user) */
-    get: operations['getUsers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1570,7 +1570,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -1634,7 +1634,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -1694,7 +1694,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -1789,11 +1789,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1886,11 +1895,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -1971,11 +1989,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2076,11 +2103,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2160,11 +2196,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2231,11 +2276,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2291,7 +2345,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -2388,11 +2442,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2448,7 +2511,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -2536,11 +2599,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2633,11 +2705,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2702,7 +2783,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -2807,11 +2888,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2923,11 +3013,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3029,11 +3128,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3135,11 +3243,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3234,7 +3351,81 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            username: string;
+            /** @description has a live socket on any server instance */
+            isOnline: boolean;
+          }[];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -3303,7 +3494,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -3408,11 +3599,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3489,7 +3689,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -3566,7 +3766,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -3646,7 +3846,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -3724,7 +3924,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -3863,11 +4063,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3946,7 +4155,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -4015,7 +4224,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -4086,7 +4295,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -4182,11 +4391,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4278,11 +4496,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4347,7 +4574,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -4458,6 +4685,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description internal: a server fault (details only in the server log) */
       500: {
         headers: {
@@ -4467,11 +4703,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4548,7 +4793,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -4677,6 +4922,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description internal: a server fault (details only in the server log) */
       500: {
         headers: {
@@ -4686,11 +4940,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4792,11 +5055,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4912,6 +5184,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description internal: a server fault (details only in the server log) */
       500: {
         headers: {
@@ -4921,11 +5202,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4990,7 +5280,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -5099,11 +5389,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5219,11 +5518,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5315,11 +5623,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5384,7 +5701,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -5493,11 +5810,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5613,11 +5939,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5709,11 +6044,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5784,7 +6128,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -5890,11 +6234,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6052,11 +6405,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6131,7 +6493,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -6205,7 +6567,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -6304,11 +6666,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6385,7 +6756,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -6495,11 +6866,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6592,11 +6972,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6661,7 +7050,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -6748,11 +7137,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6824,7 +7222,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -6957,7 +7355,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7054,11 +7452,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7244,11 +7651,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7319,72 +7735,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
-      503: {
-        headers: {
-          /** @description seconds to wait before trying again */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  getUsers: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            id: string;
-            username: string;
-            /** @description has a live socket on any server instance */
-            isOnline: boolean;
-          }[];
-        };
-      };
-      /** @description validation_failed: malformed or invalid input (the message names the field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Every error: a human message and a stable code */
-      401: {
-        headers: {
-          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
-          'WWW-Authenticate': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description internal: a server fault (details only in the server log) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7433,7 +7784,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7529,6 +7880,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   putAdminApk: {
@@ -7618,6 +7978,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getRoot: {
@@ -7656,7 +8025,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7705,7 +8074,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7819,7 +8188,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7884,7 +8253,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -7993,7 +8362,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8102,7 +8471,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8124,13 +8493,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description text/html page */
+      /** @description the page */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          'text/html': string;
         };
       };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
@@ -8200,7 +8569,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8225,13 +8594,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the file */
+      /** @description The file, in its own content type */
       200: {
         headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          '*/*': string;
         };
       };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
@@ -8261,7 +8634,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8286,13 +8659,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the file */
+      /** @description The file, in its own content type */
       200: {
         headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
           [name: string]: unknown;
         };
         content: {
-          'application/json': string;
+          '*/*': string;
         };
       };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
@@ -8322,7 +8699,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8388,7 +8765,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8511,7 +8888,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -8611,11 +8988,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8707,11 +9093,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8817,11 +9212,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -8935,6 +9339,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   postAdminResourcesConfirm: {
@@ -9036,11 +9449,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9105,7 +9527,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -9157,7 +9579,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -9217,7 +9639,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
@@ -9319,11 +9741,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9406,11 +9837,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description unavailable: the server is overloaded, or a store it needs is unreachable; wait Retry-After seconds */
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
       503: {
         headers: {
           /** @description seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
