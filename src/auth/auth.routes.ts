@@ -42,7 +42,7 @@ export function authRoutes(deps: {
           summary:
             'Sign in (public); starts a session. Failed attempts are throttled per username and address.',
           body: LoginBody,
-          response: { 200: LoginResponse, ...errors(400, 401, 429) },
+          response: { 200: LoginResponse, ...errors(400, 401, 403, 429) },
         },
       },
       (request) => auth.login(request.body.username, request.body.password, clientOf(request)),

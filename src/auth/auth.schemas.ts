@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '#src/http/schemas.js';
+import { NewPasswordSchema } from '#src/users/users.rules.js';
 
 /** What sign-in and refresh answer: the token pair and who it belongs to. */
 export const LoginResponseSchema = Type.Object(
@@ -33,7 +34,7 @@ export const RefreshBody = Type.Object(
 export const ChangePasswordBody = Type.Object(
   {
     currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
-    newPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+    newPassword: NewPasswordSchema,
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Guards } from '#src/http/auth.js';
 import { forbidden } from '#src/http/errors.js';
+import { fileResponses } from '#src/http/openapi.js';
 import { errors, refTo } from '#src/http/schemas.js';
 import { documented, noContent, type Routes } from '#src/http/route-docs.js';
 import { FILE_HEADERS } from '#src/http/security-headers.js';
@@ -73,15 +74,8 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
           params: NameParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
           response: {
-            200: {
-              description: 'the backup file',
-              content: {
-                'application/gzip': {
-                  schema: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }),
-                },
-              },
-            },
-            ...errors(400, 404, 412, 416),
+            ...fileResponses({ ranges: true, attachment: true, type: 'application/gzip' }),
+            ...errors(400, 404),
           },
         },
         {

@@ -12,6 +12,8 @@ export interface RouteAccess {
   url: string;
   /** null: no guard and no `config.access`, which the authorization matrix test refuses */
   policy: AccessPolicy | null;
+  /** the token may come as `?token=` too (the guard allows it) */
+  queryToken: boolean;
 }
 
 declare module 'fastify' {
@@ -55,13 +57,16 @@ export function recordRouteAccess(app: FastifyInstance, guards: PolicyGuards): v
   // read them once every route is in
   app.addHook('onReady', async () => {
     for (const route of added) {
-      const found = [route.onRequest ?? []]
-        .flat()
+      const hooks = [route.onRequest ?? []].flat();
+      const found = hooks
         .map((h) => known.get(h))
         .filter((p): p is AccessPolicy => p !== undefined);
       const derived = found.sort((a, b) => RANK.indexOf(b) - RANK.indexOf(a))[0] ?? null;
       const policy = route.config?.access ?? derived;
-      for (const method of [route.method].flat()) table.push({ method, url: route.url, policy });
+      const queryToken = hooks.includes(guards.authenticateAllowingQueryToken as never);
+      for (const method of [route.method].flat()) {
+        table.push({ method, url: route.url, policy, queryToken });
+      }
     }
   });
 }

@@ -17,6 +17,22 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorBody')]));
 }
 
+/**
+ * An error body that may carry more fields (the current item of a stale update, the existing
+ * record of a name conflict): ErrorBody with those fields, optional, since the same status also
+ * comes without them.
+ */
+export function errorWith(description: string, extra: Record<string, TSchema>) {
+  return Type.Object(
+    {
+      message: Type.String(),
+      code: Type.String(),
+      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, Type.Optional(v)])),
+    },
+    { additionalProperties: true, description },
+  );
+}
+
 /** A nullable schema (OpenAPI 3.0 style, also valid JSON Schema for Ajv). */
 export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { asyncApiDocument } from '#src/realtime/asyncapi.js';
+import { completeDocument, SECURITY_SCHEMES, type OpenApiObject } from '#src/http/openapi.js';
 import { ErrorBody } from '#src/http/schemas.js';
 import { UserSchema } from '#src/users/users.mapper.js';
 
@@ -19,19 +21,18 @@ async function apiDocs(app: FastifyInstance): Promise<void> {
         version: '1',
         description:
           'Household inventory sync, messaging, resource library and release distribution. ' +
-          'Errors are {message, code}. Timestamps are epoch milliseconds. See docs/api.md.',
+          'Errors are {message, code}. Timestamps are epoch milliseconds. See docs/api.md. ' +
+          'The WebSocket /ws/sync is described by the AsyncAPI document ' +
+          '[/api/asyncapi.json](/api/asyncapi.json).',
       },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          adminToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'the static LARDER_ADMIN_TOKEN',
-          },
-        },
-      },
+      servers: [{ url: '/', description: 'this server' }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transformObject: (built) =>
+      completeDocument(
+        (built as { openapiObject: unknown }).openapiObject as OpenApiObject,
+        app.routeAccess,
+      ) as never,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
@@ -43,6 +44,10 @@ async function apiDocs(app: FastifyInstance): Promise<void> {
     transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const asyncApi = asyncApiDocument();
+  app.get('/api/asyncapi.json', { schema: { hide: true }, config: { access: 'public' } }, () =>
+    Promise.resolve(asyncApi),
+  );
   app.addSchema(ErrorBody);
   app.addSchema(UserSchema);
 }

@@ -3,6 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Guards } from '#src/http/auth.js';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '#src/http/errors.js';
+import { documentedBody } from '#src/http/openapi.js';
 import { errors } from '#src/http/schemas.js';
 import type { Routes } from '#src/http/route-docs.js';
 import { originOf } from '#src/http/origin.js';
@@ -109,6 +110,15 @@ function apkRoute(deps: { releases: ReleasesService; guards: Guards }): FastifyP
             '(application/vnd.android.package-archive or application/octet-stream, at most ' +
             '200 MiB); served at apkUrl once whole, the previous one until then',
           security: [{ adminToken: [] }],
+          ...documentedBody(
+            Object.fromEntries(
+              APK_CONTENT_TYPES.map((type) => [
+                type,
+                { schema: { type: 'string', format: 'binary' } },
+              ]),
+            ),
+            'the APK file, at most 200 MiB',
+          ),
           response: { 200: ApkStored, ...errors(400, 401, 413, 415, 503) },
         },
       },

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '#src/http/errors.js';
+import { fileResponses, htmlPage } from '#src/http/openapi.js';
 import { errors } from '#src/http/schemas.js';
 import { FILE_HEADERS, PAGE_HEADERS } from '#src/http/security-headers.js';
 import { sendFile, type FileResponse as SentFile } from '#src/http/send-file.js';
@@ -9,7 +10,6 @@ import { originOf } from './releases.routes.js';
 import type { ReleasesService } from './releases.service.js';
 
 const WildcardParams = Type.Object({ '*': Type.String() });
-const FileResponse = { 200: Type.String({ description: 'the file' }), ...errors(404) };
 
 /** The still-encoded request path below `prefix` (Fastify's `*` param is already decoded). */
 function encodedPathBelow(request: FastifyRequest, prefix: string): string {
@@ -39,7 +39,7 @@ function filesBelow(
 export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsyncTypebox {
   const { releases } = deps;
   return async (app) => {
-    const html = { 200: Type.String({ description: 'text/html page' }) };
+    const html = { 200: htmlPage('the page') };
 
     app.get(
       '/',
@@ -128,7 +128,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
         tags: ['public'],
         summary: 'Built web assets (public)',
         params: WildcardParams,
-        response: FileResponse,
+        response: { ...fileResponses({ ranges: false }), ...errors(404) },
       },
       handler: filesBelow(releases, '/assets/', 'assetFile', {
         cacheControl: 'public, max-age=31536000, immutable',
@@ -145,7 +145,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
         tags: ['public'],
         summary: 'Files from <dataDir>/static/, such as the APK (public; Range and ETag)',
         params: WildcardParams,
-        response: { ...FileResponse, 206: Type.String(), 304: Type.Null(), ...errors(412, 416) },
+        response: { ...fileResponses({ ranges: true }), ...errors(404) },
       },
       handler: filesBelow(releases, '/static/', 'staticFile', { cacheControl: 'no-cache' }),
     });

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import { Type } from '@fastify/type-provider-typebox';
 import { callerOf, type Guards } from '#src/http/auth.js';
 import { originOf } from '#src/http/origin.js';
+import { documentedBody, fileResponses } from '#src/http/openapi.js';
 import { errors, refTo } from '#src/http/schemas.js';
 import { documented, noContent, type Routes } from '#src/http/route-docs.js';
 import { FILE_HEADERS } from '#src/http/security-headers.js';
@@ -20,10 +21,41 @@ import {
 } from './resources.schemas.js';
 import type { ResourcesService } from './resources.service.js';
 
-const multipartBody = {
-  consumes: ['multipart/form-data'],
-  description: 'multipart/form-data; limits: file 25 MB, at most 4 parts',
-};
+const LIMITS = 'limits: file 25 MB, metadata 64 kB, at most 4 parts';
+const filePart = { type: 'string', format: 'binary', description: 'the file (its name matters)' };
+
+/** POST /api/admin/resources: the metadata (JSON text) and the file. */
+const uploadBody = documentedBody(
+  {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['metadata', 'file'],
+        properties: {
+          metadata: {
+            type: 'string',
+            description:
+              'JSON: {title, description?, tags?, author?, language?, edition?, releaseDate?} ' +
+              '(a plain field, or a part with Content-Type application/json)',
+          },
+          file: filePart,
+        },
+      },
+      encoding: { metadata: { contentType: 'application/json, text/plain' } },
+    },
+  },
+  LIMITS,
+);
+
+/** POST /api/admin/resources/analyze: the file alone. */
+const analyzeBody = documentedBody(
+  {
+    'multipart/form-data': {
+      schema: { type: 'object', required: ['file'], properties: { file: filePart } },
+    },
+  },
+  LIMITS,
+);
 
 /** The catalog for every signed-in user, and its administration (admins only). */
 export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guards }> =
@@ -58,7 +90,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
         {
           params: GuidParams,
           querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-          response: { ...errors(404, 412, 416) },
+          response: { ...fileResponses({ ranges: true, attachment: true }), ...errors(404) },
         },
         { onRequest: guards.authenticateAllowingQueryToken, compress: false, helmet: FILE_HEADERS },
       ),
@@ -76,7 +108,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
     app.post(
       '/api/admin/resources',
       admin('Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)', {
-        ...multipartBody,
+        ...uploadBody,
         response: { 201: Resource, ...errors(400, 413, 415) },
       }),
       async (request, reply) => {
@@ -118,7 +150,7 @@ export const resourceRoutes: Routes<{ resources: ResourcesService; guards: Guard
           'analysis_failed when the analysis passes its deadline or memory budget, 503 when ' +
           'too many analyses wait',
         {
-          ...multipartBody,
+          ...analyzeBody,
           response: {
             200: Type.Array(refTo(AnalyzedSchema)),
             ...errors(400, 413, 415, 422, 503),

@@ -3,16 +3,17 @@ import type { Guards } from '#src/http/auth.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors, IdParams } from '#src/http/schemas.js';
 import { documented, noContent, type Routes } from '#src/http/route-docs.js';
+import { NewPasswordSchema, UsernameSchema } from './users.rules.js';
 import type { UsersService } from './users.service.js';
 
 const UserCredentials = Type.Object(
-  { username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 1024 }) },
+  { username: UsernameSchema, password: NewPasswordSchema },
   { additionalProperties: false },
 );
 
 const UserChange = Type.Object(
   {
-    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    password: Type.Optional(NewPasswordSchema),
     isAdmin: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },

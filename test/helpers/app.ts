@@ -9,6 +9,7 @@ import { describe, it } from 'vitest';
 import { buildApp } from '#src/app.js';
 import { loadConfig, type Config } from '#src/config.js';
 import { loggerOptions } from '#src/http/logging.js';
+import { checkAnswersAgainstDocument } from './contract.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -106,13 +107,14 @@ export async function buildTestApp(
     heartbeatMs: options.heartbeatMs,
   });
   await app.ready();
+  const contract = checkAnswersAgainstDocument(app);
   let closed: Promise<void> | undefined;
   return {
     app,
     config,
     clock,
     env,
-    close: () => (closed ??= app.close()),
+    close: () => (closed ??= app.close().then(() => contract.assertKept())),
   };
 }
 

@@ -57,8 +57,11 @@ export function publicRoutes(app: FastifyInstance): RouteAccess[] {
   );
 }
 
-/** `METHOD url` of an OpenAPI path in Fastify's form: `{*}` → `*`, `{name}` → `:name`. */
+/**
+ * `METHOD url` of an OpenAPI path in Fastify's form: a trailing `{path}` (the document's name for
+ * Fastify's wildcard, src/http/openapi.ts) → `*`, `{name}` → `:name`.
+ */
 export function fastifyKeyOfOpenApi(method: string, path: string): string {
-  const url = path.replace(/\{\*\}/g, '*').replace(/\{([^}]+)\}/g, ':$1');
+  const url = path.replace(/\{path\}$/, '*').replace(/\{([^}]+)\}/g, ':$1');
   return `${method.toUpperCase()} ${url}`;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
+import { frameProblem } from './contract.js';
 
 export interface Frame {
   type: string;
@@ -48,8 +49,11 @@ export async function openSocket(
   let taken = 0;
   const waiters: (() => void)[] = [];
   const barriers: (() => void)[] = [];
+  const invalid: string[] = [];
   ws.on('message', (data) => {
     const frame = JSON.parse(data.toString()) as Frame;
+    const problem = frameProblem(frame);
+    if (problem) invalid.push(problem);
     if (frame.type === 'pong' && barriers.length > 0) return barriers.shift()!();
     frames.push(frame);
     for (const w of waiters.splice(0)) w();
@@ -88,6 +92,7 @@ export async function openSocket(
     async next(type, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        if (invalid.length > 0) throw new Error(invalid.join('\n'));
         for (let i = type ? 0 : taken; i < frames.length; i++) {
           if (seen.has(i)) continue;
           if (!type || frames[i]!.type === type) {
@@ -111,9 +116,11 @@ export async function openSocket(
       }
     },
     async close() {
-      if (ws.readyState === ws.CLOSED) return;
-      ws.close();
-      await closed;
+      if (ws.readyState !== ws.CLOSED) {
+        ws.close();
+        await closed;
+      }
+      if (invalid.length > 0) throw new Error(invalid.join('\n'));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
-import { errors } from '#src/http/schemas.js';
+import { errors, errorWith } from '#src/http/schemas.js';
 import { createdOrOk, noContent } from '#src/http/route-docs.js';
 import {
   EpochMs,
@@ -14,6 +14,10 @@ import type { ItemsService } from './items.service.js';
 
 const ItemParams = Type.Object({ id: ItemId });
 const Item = Type.Ref('InventoryItem');
+const Stale = errorWith(
+  'stale_update: the stored item is newer (`item` is the current one), or no inventory',
+  { item: Item },
+);
 
 /** /api/inventory/items: registered inside inventoryRoutes (authentication already applies). */
 export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
@@ -28,7 +32,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items',
       inventoryDoc(`Create an item (201); the same id and content again is a no-op (200). ${WHO}`, {
         body: ItemInput,
-        response: { 200: Item, 201: Item, ...errors(400) },
+        response: { 200: Item, 201: Item, ...errors(400, 422) },
       }),
       async (request, reply) => {
         const saved = await items.create(callerOf(request), request.body);
@@ -49,7 +53,11 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items/:id',
       inventoryDoc(
         `Create (201) or replace (200) an item; an older lastUpdated is 409 stale_update. ${WHO}`,
-        { params: ItemParams, body: ItemInput, response: { 200: Item, 201: Item, ...errors(400) } },
+        {
+          params: ItemParams,
+          body: ItemInput,
+          response: { 200: Item, 201: Item, 409: Stale, ...errors(400, 422) },
+        },
       ),
       async (request, reply) => {
         const saved = await items.replace(callerOf(request), request.params.id, request.body);
@@ -61,7 +69,11 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
       '/api/inventory/items/:id',
       inventoryDoc(
         `Change some fields of an item; an older lastUpdated is 409 stale_update. ${WHO}`,
-        { params: ItemParams, body: ItemPatch, response: { 200: Item, ...errors(400, 404) } },
+        {
+          params: ItemParams,
+          body: ItemPatch,
+          response: { 200: Item, 409: Stale, ...errors(400, 404, 422) },
+        },
       ),
       (request) => items.patch(callerOf(request), request.params.id, request.body),
     );
@@ -76,7 +88,7 @@ export function itemsRoutes(items: ItemsService): FastifyPluginAsyncTypebox {
             { lastUpdated: Type.Optional(EpochMs) },
             { additionalProperties: false },
           ),
-          response: { 204: Type.Null(), ...errors(400) },
+          response: { 204: Type.Null(), 409: Stale, ...errors(400) },
         },
       ),
       async (request, reply) =>

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
-import { errors } from '#src/http/schemas.js';
+import { errors, errorWith } from '#src/http/schemas.js';
 import { createdOrOk, noContent } from '#src/http/route-docs.js';
 import { NamedId, NamedInput, inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import type { NamedService } from './named.service.js';
@@ -14,6 +14,10 @@ export function namedRoutes(
 ): FastifyPluginAsyncTypebox {
   const base = `/api/inventory/${plural}`;
   const one = plural === 'categories' ? 'category' : 'location';
+  const nameTaken = errorWith(
+    `conflict: the name is taken (\`${one}\` is the existing record), or no inventory`,
+    { [one]: Named },
+  );
   return async (app) => {
     app.get(
       base,
@@ -25,7 +29,7 @@ export function namedRoutes(
       base,
       inventoryDoc(
         `Create a ${one} (201; id optional); a name in use is 409 carrying \`${one}\`. ${WHO}`,
-        { body: NamedInput, response: { 200: Named, 201: Named, ...errors(400) } },
+        { body: NamedInput, response: { 200: Named, 201: Named, 409: nameTaken, ...errors(400) } },
       ),
       async (request, reply) => {
         const saved = await service.create(callerOf(request), request.body);
@@ -38,7 +42,7 @@ export function namedRoutes(
       inventoryDoc(`Create (201) or rename (200) the ${one}. ${WHO}`, {
         params: Type.Object({ id: NamedId }),
         body: NamedInput,
-        response: { 200: Named, 201: Named, ...errors(400) },
+        response: { 200: Named, 201: Named, 409: nameTaken, ...errors(400) },
       }),
       async (request, reply) => {
         const saved = await service.put(callerOf(request), request.params.id, request.body);

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { create as contentDisposition } from 'content-disposition';
 import { callerOf } from '#src/http/auth.js';
 import { FILE_HEADERS } from '#src/http/security-headers.js';
-import { errors, refTo } from '#src/http/schemas.js';
+import { errors, errorWith, refTo } from '#src/http/schemas.js';
 import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import { decodeCsvBody } from './transfer.csv.js';
 import {
@@ -71,7 +71,18 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
           consumes: ['text/csv', 'application/json'],
           querystring: ImportQuery,
           body: Type.Unknown({ description: 'CSV text or JSON, at most 4 MB' }),
-          response: { 200: refTo(ImportResultSchema), ...errors(400, 413, 415) },
+          response: {
+            200: refTo(ImportResultSchema),
+            400: errorWith('validation_failed; `rows` lists each refused row when rows were', {
+              rows: Type.Array(
+                Type.Object({
+                  line: Type.Integer({ description: 'CSV line (1: the header) or list position' }),
+                  reason: Type.String(),
+                }),
+              ),
+            }),
+            ...errors(413, 415),
+          },
         },
         { bodyLimit: IMPORT_BODY_LIMIT },
       ),

@@ -12,64 +12,7 @@ export interface paths {
       cookie?: never;
     };
     /** Database, bus and disk state, event-loop delay and heap (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description `degraded` while any part below is not `ok` */
-              status: 'ok' | 'degraded';
-              database: 'ok' | 'unreachable';
-              /** @description the event bus between instances (always `ok` on one instance) */
-              bus: 'ok' | 'reconnecting' | 'unreachable';
-              /** @description `full` while writes to the data folder or the database fail for lack of space */
-              disk: 'ok' | 'full';
-              /** @description mean event-loop delay over the last sample, half a second (ms) */
-              eventLoopDelayMs: number;
-              /** @description V8 heap in use */
-              heapUsedBytes: number;
-              /** @description V8's heap size limit */
-              heapLimitBytes: number;
-              /** @description resident memory of the process */
-              rssBytes: number;
-              /** @description true while other requests are answered 503 (LARDER_OVERLOAD_* thresholds) */
-              overloaded: boolean;
-            };
-          };
-        };
-        /** @description the database does not answer: the load balancer should send traffic elsewhere */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description `degraded` while any part below is not `ok` */
-              status: 'ok' | 'degraded';
-              database: 'ok' | 'unreachable';
-              /** @description the event bus between instances (always `ok` on one instance) */
-              bus: 'ok' | 'reconnecting' | 'unreachable';
-              /** @description `full` while writes to the data folder or the database fail for lack of space */
-              disk: 'ok' | 'full';
-              message: string;
-              /** @enum {string} */
-              code: 'database_unavailable';
-            };
-          };
-        };
-      };
-    };
+    get: operations['getHealth'];
     put?: never;
     post?: never;
     delete?: never;
@@ -86,33 +29,7 @@ export interface paths {
       cookie?: never;
     };
     /** Public: whether sign-in through the identity provider is on, its button label */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description sign-in through the identity provider is set up */
-              enabled: boolean;
-              /** @description button text: "Sign in with <label>" */
-              label: string | null;
-              /** @description who may sign in with a password (LARDER_PASSWORD_SIGN_IN) */
-              passwordSignIn: 'on' | 'admins' | 'off';
-            };
-          };
-        };
-      };
-    };
+    get: operations['getAuthOidc'];
     put?: never;
     post?: never;
     delete?: never;
@@ -129,50 +46,7 @@ export interface paths {
       cookie?: never;
     };
     /** Public: 302 to the provider. The app adds redirect_uri (from the allow-list) and its PKCE code_challenge (S256) */
-    get: {
-      parameters: {
-        query?: {
-          /** @description web: where the browser lands afterwards, /admin/ (default) or the household app /app/ */
-          page?: 'admin' | 'app';
-          /** @description app: one of LARDER_OIDC_APP_REDIRECT_URIS */
-          redirect_uri?: string;
-          /** @description app: base64url SHA-256 of the app's code verifier */
-          code_challenge?: string;
-          code_challenge_method?: 'S256';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAuthOidcStart'];
     put?: never;
     post?: never;
     delete?: never;
@@ -189,37 +63,7 @@ export interface paths {
       cookie?: never;
     };
     /** The provider's redirect: 302 to /admin/?oidc_code= (web; /app/?oidc_code= when started with page=app) or <redirect_uri>?code= (app); failures as oidc_error= / error= */
-    get: {
-      parameters: {
-        query?: {
-          state?: string;
-          code?: string;
-          error?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAuthOidcCallback'];
     put?: never;
     post?: never;
     delete?: never;
@@ -238,61 +82,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Public: Larder's single-use code (60 s) → the same tokens and session as a password sign-in; an app code needs its codeVerifier */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            code: string;
-            /** @description app: the PKCE verifier whose challenge started the sign-in */
-            codeVerifier?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['LoginResponse'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAuthOidcExchange'];
     delete?: never;
     options?: never;
     head?: never;
@@ -309,100 +99,9 @@ export interface paths {
     get?: never;
     put?: never;
     /** Signed in: the provider URL to open; its callback links this account to the provider's subject */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description app: one of LARDER_OIDC_APP_REDIRECT_URIS, to land on with ?linked=1 */
-            redirectUri?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description the provider's sign-in page to open */
-              url: string;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAuthOidcLink'];
     /** Signed in: unlink this account from the identity provider (404 when not linked) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAuthOidcLink'];
     options?: never;
     head?: never;
     patch?: never;
@@ -418,60 +117,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Sign in (public); starts a session. Failed attempts are throttled per username and address. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            username: string;
-            password: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['LoginResponse'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAuthLogin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -488,50 +134,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Exchange a refresh token for new tokens (public; the old refresh token stops working) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            refreshToken: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['LoginResponse'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAuthRefresh'];
     delete?: never;
     options?: never;
     head?: never;
@@ -548,39 +151,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** End the session of a refresh token: its access tokens and sockets stop at once (public; unknown tokens are ignored) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            refreshToken: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAuthLogout'];
     delete?: never;
     options?: never;
     head?: never;
@@ -595,35 +166,7 @@ export interface paths {
       cookie?: never;
     };
     /** The signed-in user (any user) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['User'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAuthMe'];
     put?: never;
     post?: never;
     delete?: never;
@@ -642,60 +185,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Change your own password (any user). Every other session ends; this one gets new tokens. A wrong current password is 400 and counts as a failed sign-in. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            currentPassword: string;
-            newPassword: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['LoginResponse'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAuthPassword'];
     delete?: never;
     options?: never;
     head?: never;
@@ -710,35 +200,7 @@ export interface paths {
       cookie?: never;
     };
     /** Your signed-in devices, most recently used first (any user) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Session'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAuthSessions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -758,54 +220,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Sign one of your sessions out at once, sockets included (any user; 404 for a session not yours) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAuthSessionsById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -822,63 +237,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Admin: clear a user's failed sign-in counters (every address) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAdminUsersByIdLoginThrottle'];
     options?: never;
     head?: never;
     patch?: never;
@@ -892,109 +251,10 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: list every user */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['User'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminUsers'];
     put?: never;
     /** Admin: create a user with a new inventory of their own */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            username: string;
-            password: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['User'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAdminUsers'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1010,149 +270,10 @@ export interface paths {
     };
     get?: never;
     /** Admin: change a user's password (their existing sessions end at once) or grant and revoke the admin role (at once, for every token of theirs); nobody changes their own role, and the last admin stays one (409) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            password?: string;
-            isAdmin?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['User'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putAdminUsersById'];
     post?: never;
     /** Admin: delete a user, their messages, and their inventory if nobody else shares it */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAdminUsersById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1167,72 +288,7 @@ export interface paths {
     };
     get?: never;
     /** Admin: assign a user to an existing inventory; an inventory left empty is removed */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: uuid */
-            inventoryId: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['User'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putAdminUsersByIdInventory'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1250,65 +306,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Admin: detach a user into a new, empty inventory */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['User'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAdminUsersByIdInventoryNew'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1323,40 +321,7 @@ export interface paths {
       cookie?: never;
     };
     /** Every user except the caller, by username (any signed-in user) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              id: string;
-              username: string;
-              /** @description has a live socket on any server instance */
-              isOnline: boolean;
-            }[];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getUsers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1373,44 +338,7 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: every inventory with its members */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryView'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminInventories'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1428,71 +356,7 @@ export interface paths {
     };
     get?: never;
     /** Admin: set an inventory's name (shown as inventoryName in statistics) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryView'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putAdminInventoriesById'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1508,65 +372,7 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: an inventory's items (read-only), by name, with category and location names */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['AdminItem'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminInventoriesByIdItems'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1583,52 +389,7 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: statistics over all inventories */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              totalItems: number;
-              totalLocations: number;
-              totalCategories: number;
-              /** @description inventory changes within the last 30 days */
-              recentTransactions: number;
-              /** @description epoch ms of the newest change */
-              lastUpdated: number | null;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminStats'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1645,55 +406,7 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: statistics per inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              inventoryId: string;
-              inventoryName: string;
-              totalItems: number;
-              totalLocations: number;
-              totalCategories: number;
-              /** @description inventory changes within the last 30 days */
-              recentTransactions: number;
-              /** @description epoch ms of the newest change */
-              lastUpdated: number | null;
-              userCount: number;
-            }[];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminStatsInventories'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1710,162 +423,9 @@ export interface paths {
       cookie?: never;
     };
     /** Full snapshot of the inventory; `ETag` names its revision, `If-None-Match` with it answers 304. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: {
-          'if-none-match'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventorySnapshot'];
-          };
-        };
-        /** @description not modified: the client has this revision */
-        304: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventory'];
     /** Replace the whole inventory with the body (up to 16 MB, 20000 items). Any signed-in user, on their own inventory */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description must be the caller's inventory */
-            inventoryId?: string;
-            name?: string;
-            /** @description ignored */
-            revision?: number;
-            items: {
-              /** @description client-chosen id (a UUID v4 is recommended) */
-              id?: string;
-              name: string;
-              categoryId: number;
-              /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
-              quantity: number;
-              unit: string;
-              unitPrice: number;
-              kcalPerKg?: number | null;
-              /**
-               * Format: date
-               * @description YYYY-MM-DD, a real calendar date
-               */
-              expiryDate?: string | null;
-              locationId: number;
-              notes?: string;
-              /** @description the client's edit time, epoch ms */
-              lastUpdated?: number;
-              revision?: number;
-            }[];
-            categories: {
-              id?: number;
-              name: string;
-            }[];
-            locations: {
-              id?: number;
-              name: string;
-            }[];
-            /** @description keys 1-100 characters, values up to 4000 characters */
-            settings: {
-              [key: string]: string;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventorySnapshot'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putInventory'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1881,67 +441,7 @@ export interface paths {
       cookie?: never;
     };
     /** Delta sync: everything changed after revision `since`. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query: {
-          /** @description the revision the client has */
-          since: number;
-          /** @description the inventory the client synced; 410 if changed */
-          inventoryId?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryChanges'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        410: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryChanges'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1958,44 +458,7 @@ export interface paths {
       cookie?: never;
     };
     /** Supply figures: value, kcal, days of supply, expired and expiring items. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventorySummary'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventorySummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2012,103 +475,9 @@ export interface paths {
       cookie?: never;
     };
     /** Every setting as an object of strings. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description keys 1-100 characters, values up to 4000 characters */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              [key: string]: string;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventorySettings'];
     /** Merge the settings sent into the stored ones; returns all. Any signed-in user, on their own inventory */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description keys 1-100 characters, values up to 4000 characters */
-      requestBody: {
-        content: {
-          'application/json': {
-            [key: string]: string;
-          };
-        };
-      };
-      responses: {
-        /** @description keys 1-100 characters, values up to 4000 characters */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              [key: string]: string;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putInventorySettings'];
     post?: never;
     delete?: never;
     options?: never;
@@ -2127,53 +496,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Delete one setting (idempotent). Any signed-in user, on their own inventory */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          key: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteInventorySettingsByKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2187,126 +510,10 @@ export interface paths {
       cookie?: never;
     };
     /** List the items. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryItems'];
     put?: never;
     /** Create an item (201); the same id and content again is a no-op (200). Any signed-in user, on their own inventory */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description client-chosen id (a UUID v4 is recommended) */
-            id?: string;
-            name: string;
-            categoryId: number;
-            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
-            quantity: number;
-            unit: string;
-            unitPrice: number;
-            kcalPerKg?: number | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real calendar date
-             */
-            expiryDate?: string | null;
-            locationId: number;
-            notes?: string;
-            /** @description the client's edit time, epoch ms */
-            lastUpdated?: number;
-            revision?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'];
-          };
-        };
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postInventoryItems'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2321,288 +528,16 @@ export interface paths {
       cookie?: never;
     };
     /** Read one item. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description client-chosen id (a UUID v4 is recommended) */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryItemsById'];
     /** Create (201) or replace (200) an item; an older lastUpdated is 409 stale_update. Any signed-in user, on their own inventory */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description client-chosen id (a UUID v4 is recommended) */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description client-chosen id (a UUID v4 is recommended) */
-            id?: string;
-            name: string;
-            categoryId: number;
-            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
-            quantity: number;
-            unit: string;
-            unitPrice: number;
-            kcalPerKg?: number | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real calendar date
-             */
-            expiryDate?: string | null;
-            locationId: number;
-            notes?: string;
-            /** @description the client's edit time, epoch ms */
-            lastUpdated?: number;
-            revision?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'];
-          };
-        };
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putInventoryItemsById'];
     post?: never;
     /** Delete an item (idempotent); with ?lastUpdated= a newer stored item is 409. Any signed-in user, on their own inventory */
-    delete: {
-      parameters: {
-        query?: {
-          /** @description the client's edit time, epoch ms */
-          lastUpdated?: number;
-        };
-        header?: never;
-        path: {
-          /** @description client-chosen id (a UUID v4 is recommended) */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteInventoryItemsById'];
     options?: never;
     head?: never;
     /** Change some fields of an item; an older lastUpdated is 409 stale_update. Any signed-in user, on their own inventory */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description client-chosen id (a UUID v4 is recommended) */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description client-chosen id (a UUID v4 is recommended) */
-            id?: string;
-            name?: string;
-            categoryId?: number;
-            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
-            quantity?: number;
-            unit?: string;
-            unitPrice?: number;
-            kcalPerKg?: number | null;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD, a real calendar date
-             */
-            expiryDate?: string | null;
-            locationId?: number;
-            notes?: string;
-            /** @description the client's edit time, epoch ms */
-            lastUpdated?: number;
-            revision?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryItem'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['patchInventoryItemsById'];
     trace?: never;
   };
   '/api/inventory/categories': {
@@ -2613,109 +548,10 @@ export interface paths {
       cookie?: never;
     };
     /** List the categories. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryCategories'];
     put?: never;
     /** Create a category (201; id optional); a name in use is 409 carrying `category`. Any signed-in user, on their own inventory */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id?: number;
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description a category or a location */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description a category or a location */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postInventoryCategories'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2731,120 +567,10 @@ export interface paths {
     };
     get?: never;
     /** Create (201) or rename (200) the category. Any signed-in user, on their own inventory */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id?: number;
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description a category or a location */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description a category or a location */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putInventoryCategoriesById'];
     post?: never;
     /** Delete the category (idempotent); 409 while items use it. Any signed-in user, on their own inventory */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteInventoryCategoriesById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2858,109 +584,10 @@ export interface paths {
       cookie?: never;
     };
     /** List the locations. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryLocations'];
     put?: never;
     /** Create a location (201; id optional); a name in use is 409 carrying `location`. Any signed-in user, on their own inventory */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id?: number;
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description a category or a location */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description a category or a location */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postInventoryLocations'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2976,120 +603,10 @@ export interface paths {
     };
     get?: never;
     /** Create (201) or rename (200) the location. Any signed-in user, on their own inventory */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            id?: number;
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description a category or a location */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description a category or a location */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryNamed'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putInventoryLocationsById'];
     post?: never;
     /** Delete the location (idempotent); 409 while items use it. Any signed-in user, on their own inventory */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteInventoryLocationsById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3103,59 +620,7 @@ export interface paths {
       cookie?: never;
     };
     /** Download every item with its category and location names: format=csv (default; UTF-8 with BOM, CRLF, for spreadsheets) or json. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: {
-          format?: 'csv' | 'json';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file (Content-Disposition: attachment) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': unknown;
-            'application/json': unknown;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': components['schemas']['ErrorBody'];
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': components['schemas']['ErrorBody'];
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/csv': components['schemas']['ErrorBody'];
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryExport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3174,80 +639,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Import items from CSV (text/csv) or JSON (an export, or Grocy's /api/stock): a dry run unless apply=true, which writes it all in one change; any refused row is 400 with each row's line and reason, and nothing is written. Any signed-in user, on their own inventory */
-    post: {
-      parameters: {
-        query?: {
-          /** @description true: write it all in one transaction; default: dry run */
-          apply?: boolean;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description CSV text or JSON, at most 4 MB */
-      requestBody: {
-        content: {
-          'text/csv': unknown;
-          'application/json': unknown;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryImportResult'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postInventoryImport'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3264,137 +656,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Upload the offline queue (up to 1000 operations, 4 MB) and pull the changes since `since` in one round trip; one result per operation. Any signed-in user, on their own inventory */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description for logs only */
-            deviceId?: string;
-            /** @description the revision the app has: pulls the changes */
-            since?: number;
-            ops: {
-              /** @description the queue entry id: unique within the inventory, the key of retries */
-              id: string;
-              /** @description client-chosen id (a UUID v4 is recommended) */
-              itemId: string;
-              /** @enum {string} */
-              operation: 'create' | 'update' | 'delete' | 'adjust';
-              payload?:
-                | string
-                | {
-                    [key: string]: unknown;
-                  }
-                | (never | null);
-              /** @description the phone's clock when the edit was made, epoch ms */
-              createdAt: number;
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description one per operation, in request order */
-              results: {
-                id: string;
-                /** @enum {string} */
-                status: 'applied' | 'merged' | 'duplicate' | 'rejected';
-                /** @enum {string} */
-                code?:
-                  | 'validation_failed'
-                  | 'unknown_reference'
-                  | 'item_not_found'
-                  | 'item_deleted'
-                  | 'quantity_out_of_range';
-                message?: string;
-                /** @description merged: the fields a later write holds */
-                kept?: string[];
-                item?: components['schemas']['InventoryItem'];
-                original?: {
-                  id: string;
-                  /** @enum {string} */
-                  status: 'applied' | 'merged' | 'duplicate' | 'rejected';
-                  /** @enum {string} */
-                  code?:
-                    | 'validation_failed'
-                    | 'unknown_reference'
-                    | 'item_not_found'
-                    | 'item_deleted'
-                    | 'quantity_out_of_range';
-                  message?: string;
-                  /** @description merged: the fields a later write holds */
-                  kept?: string[];
-                };
-              }[];
-              /** @description the revision after the batch (that of changes) */
-              revision: number;
-              changes?:
-                | components['schemas']['InventoryChanges']
-                | {
-                    /** @enum {boolean} */
-                    fullSyncRequired: true;
-                  };
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postInventorySync'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3409,63 +671,7 @@ export interface paths {
       cookie?: never;
     };
     /** Items expired or expiring within withinDays (default expiryNoticeDays), soonest first, with days left. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: {
-          /** @description default: expiryNoticeDays */
-          withinDays?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description YYYY-MM-DD in the server time zone */
-              today: string;
-              timeZone: string;
-              withinDays: number;
-              /** @description expired or expiring within withinDays, soonest first */
-              items: components['schemas']['ExpiringItem'][];
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryExpiring'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3482,109 +688,9 @@ export interface paths {
       cookie?: never;
     };
     /** The expiry notice days and daily digest hour of the inventory. Any signed-in user, on their own inventory */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              expiryNoticeDays: number;
-              expiryDigestHour: number;
-              /** @description the server time zone (LARDER_TZ); read only */
-              timeZone: string;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventoryExpirySettings'];
     /** Set expiryNoticeDays (0-3650) and/or expiryDigestHour (0-23, server time zone). Any signed-in user, on their own inventory */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            expiryNoticeDays?: number;
-            expiryDigestHour?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              expiryNoticeDays: number;
-              expiryDigestHour: number;
-              /** @description the server time zone (LARDER_TZ); read only */
-              timeZone: string;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putInventoryExpirySettings'];
     post?: never;
     delete?: never;
     options?: never;
@@ -3600,195 +706,12 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: the inventory's expiry digest webhook (without its secret) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the secret is never returned */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryWebhook'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminInventoriesByIdWebhook'];
     /** Admin: set the webhook that receives the daily expiry digest (http/https URL, HMAC-SHA256 secret, optional ntfy topic) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description http or https */
-            url: string;
-            /** @description HMAC-SHA256 key */
-            secret: string;
-            /** @description ntfy topic, sent as "topic" */
-            topic?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description the secret is never returned */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['InventoryWebhook'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putAdminInventoriesByIdWebhook'];
     post?: never;
     /** Admin: remove the webhook and its pending deliveries */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description UUID v4 */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAdminInventoriesByIdWebhook'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3802,84 +725,10 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: list the backups (*.sql.gz in the backup directory), newest first */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['BackupEntry'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminBackups'];
     put?: never;
     /** Admin: write a backup now (a consistent snapshot of every table) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['BackupEntry'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAdminBackups'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3894,51 +743,7 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: the backup directory, schedule and retention */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description the backup directory in use (after any fallback) */
-              directory: string;
-              /** @description time between scheduled backups; 0: no schedule */
-              intervalSeconds: number;
-              /** @description how many server-made backups are kept */
-              keep: number;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminBackupsInfo'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3955,145 +760,11 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: download a backup (gzip-compressed SQL; Range and ETag); bearer header or ?token= */
-    get: {
-      parameters: {
-        query?: {
-          token?: string;
-        };
-        header?: never;
-        path: {
-          /** @description a file name from the backup list */
-          name: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the backup file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/gzip': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        416: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminBackupsByName'];
     put?: never;
     post?: never;
     /** Admin: delete a backup (a name from the list; nothing outside the directory) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description a file name from the backup list */
-          name: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAdminBackupsByName'];
     options?: never;
     head?: never;
     patch?: never;
@@ -4107,44 +778,7 @@ export interface paths {
       cookie?: never;
     };
     /** Holders of LARDER_ADMIN_TOKEN (not a user token): metrics for Prometheus */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Prometheus text format 0.0.4 */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/plain': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getMetrics'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4163,94 +797,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Send a message to another user (any signed-in user). Stored before it is pushed; 201 when stored, 200 when a retry with the same id returns the stored message. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description the id of the receiving user */
-            receiverId: string;
-            /** @description 1-4000 characters, not only whitespace */
-            body: string;
-            /**
-             * Format: uuid
-             * @description client-generated UUID: a retry with the same id and content is answered 200
-             */
-            id?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Message'];
-          };
-        };
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Message'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postMessages'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4265,59 +812,7 @@ export interface paths {
       cookie?: never;
     };
     /** The conversation between the caller (any signed-in user) and another user, newest last; marks what the caller received in it as delivered. */
-    get: {
-      parameters: {
-        query?: {
-          /** @description only messages sent before this (epoch ms) */
-          before?: number;
-          limit?: number;
-        };
-        header?: never;
-        path: {
-          userId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Message'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getMessagesByUserId'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4334,26 +829,7 @@ export interface paths {
       cookie?: never;
     };
     /** The current app release (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['VersionInfo'];
-          };
-        };
-      };
-    };
+    get: operations['getVersion'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4372,60 +848,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Publish a new app version (Bearer LARDER_ADMIN_TOKEN, not a user token); stored in version.json, effective at once */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            versionCode: number;
-            versionName: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['VersionInfo'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAdminVersion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4441,76 +864,7 @@ export interface paths {
     };
     get?: never;
     /** Publish the APK (Bearer LARDER_ADMIN_TOKEN): the file as the raw body (application/vnd.android.package-archive or application/octet-stream, at most 200 MiB); served at apkUrl once whole, the previous one until then */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description bytes stored */
-              size: number;
-              /** @description hex SHA-256 of the stored file */
-              sha256: string;
-            };
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    put: operations['putAdminApk'];
     post?: never;
     delete?: never;
     options?: never;
@@ -4526,26 +880,7 @@ export interface paths {
       cookie?: never;
     };
     /** Home page with the APK link and QR code (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/html page */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-      };
-    };
+    get: operations['getRoot'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4562,26 +897,7 @@ export interface paths {
       cookie?: never;
     };
     /** The site icon (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description a 32×32 icon */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'image/x-icon': string;
-          };
-        };
-      };
-    };
+    get: operations['getFaviconIco'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4598,35 +914,7 @@ export interface paths {
       cookie?: never;
     };
     /** The admin web interface (public page; its API calls need an admin token) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/html page */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdmin'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4635,7 +923,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/assets/{*}': {
+  '/assets/{path}': {
     parameters: {
       query?: never;
       header?: never;
@@ -4643,77 +931,17 @@ export interface paths {
       cookie?: never;
     };
     /** Built web assets (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAssetsByPath'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     /** Built web assets (public) */
-    head: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    head: operations['headAssetsByPath'];
     patch?: never;
     trace?: never;
   };
-  '/static/{*}': {
+  '/static/{path}': {
     parameters: {
       query?: never;
       header?: never;
@@ -4721,141 +949,13 @@ export interface paths {
       cookie?: never;
     };
     /** Files from <dataDir>/static/, such as the APK (public; Range and ETag) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Default Response */
-        206: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Default Response */
-        304: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        416: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getStaticByPath'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     /** Files from <dataDir>/static/, such as the APK (public; Range and ETag) */
-    head: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Default Response */
-        206: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Default Response */
-        304: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        416: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    head: operations['headStaticByPath'];
     patch?: never;
     trace?: never;
   };
@@ -4867,35 +967,7 @@ export interface paths {
       cookie?: never;
     };
     /** The household app (public page; its API calls need a user's token) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description text/html page */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getApp'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4912,26 +984,7 @@ export interface paths {
       cookie?: never;
     };
     /** The household app's web app manifest (public; named after LARDER_APP_NAME) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the manifest */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/manifest+json': Record<string, never>;
-          };
-        };
-      };
-    };
+    get: operations['getAppManifestWebmanifest'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4940,7 +993,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/app/{*}': {
+  '/app/{path}': {
     parameters: {
       query?: never;
       header?: never;
@@ -4948,73 +1001,13 @@ export interface paths {
       cookie?: never;
     };
     /** The household app's built files: service worker, icons, scripts (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAppByPath'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     /** The household app's built files: service worker, icons, scripts (public) */
-    head: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the file */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': string;
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    head: operations['headAppByPath'];
     patch?: never;
     trace?: never;
   };
@@ -5026,50 +1019,7 @@ export interface paths {
       cookie?: never;
     };
     /** Any signed-in user: list the catalog, newest first (filters: q, tag, format) */
-    get: {
-      parameters: {
-        query?: {
-          /** @description text in title, description or author */
-          q?: string;
-          tag?: string;
-          /** @description file format, e.g. pdf */
-          format?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Resource'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getResources'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5086,57 +1036,7 @@ export interface paths {
       cookie?: never;
     };
     /** Any signed-in user (bearer header or ?token=): the file, with Range and ETag support */
-    get: {
-      parameters: {
-        query?: {
-          token?: string;
-        };
-        header?: never;
-        path: {
-          guid: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        416: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getResourcesByGuidDownload'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5154,75 +1054,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /**
-     * Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z)
-     * @description multipart/form-data; limits: file 25 MB, at most 4 parts
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A catalog entry */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Resource'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    /** Admin: add a resource: multipart "metadata" (JSON) + "file" (epub, pdf, zip, 7z) */
+    post: operations['postAdminResources'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5240,135 +1073,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Admin: delete a resource and its file */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          guid: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteAdminResourcesByGuid'];
     options?: never;
     head?: never;
     /** Admin: edit the metadata (title, description, tags, author, language, edition, releaseDate) of a resource without uploading it again; fields left out stay */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          guid: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            title?: string;
-            description?: string;
-            tags?: string[];
-            author?: string | null;
-            language?: string | null;
-            edition?: string | null;
-            releaseDate?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description A catalog entry */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Resource'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['patchAdminResourcesByGuid'];
     trace?: never;
   };
   '/api/admin/resources/analyze': {
@@ -5380,93 +1089,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /**
-     * Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, analyzed resources (one per supported file, archive entries included); 422 analysis_failed when the analysis passes its deadline or memory budget, 503 when too many analyses wait
-     * @description multipart/form-data; limits: file 25 MB, at most 4 parts
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['AnalyzedResource'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    /** Admin: analyze a file (pdf, epub, png, jpg, jpeg, webp, gif, zip, 7z) into staged, analyzed resources (one per supported file, archive entries included); 422 analysis_failed when the analysis passes its deadline or memory budget, 503 when too many analyses wait */
+    post: operations['postAdminResourcesAnalyze'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5483,78 +1107,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Admin: move one of their analyzed files (by filename) into the catalog */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            filename: string;
-            title: string;
-            description?: string;
-            author?: string | null;
-            tags?: string[];
-            fileFormat?: string;
-            mimeType?: string;
-            fileSize?: number;
-            language?: string | null;
-            edition?: string | null;
-            releaseDate?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description A catalog entry */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Resource'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postAdminResourcesConfirm'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5569,44 +1122,7 @@ export interface paths {
       cookie?: never;
     };
     /** Admin: tag suggestions, the seeded defaults plus every tag in use, most used first */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['TagSuggestion'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminResourcesTags'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5623,29 +1139,7 @@ export interface paths {
       cookie?: never;
     };
     /** The VAPID public key pushes are signed with (public) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description the VAPID public key (P-256, uncompressed point), base64url */
-              publicKey: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['getPushVapid'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5662,99 +1156,10 @@ export interface paths {
       cookie?: never;
     };
     /** The caller's push subscriptions (all their sessions) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['PushSubscription'][];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getPushSubscriptions'];
     put?: never;
     /** Register the app's UnifiedPush endpoint for this sign-in session (any signed-in user). The endpoint must answer GET with {"unifiedpush":{"version":1}}; the same endpoint again updates its subscription. It ends with the session. */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description the UnifiedPush endpoint the distributor gave the app (http or https) */
-            endpoint: string;
-            keys: {
-              /** @description the app's P-256 public key, uncompressed point, base64url */
-              p256dh: string;
-              /** @description the 16-byte authentication secret, base64url */
-              auth: string;
-            };
-            /** @description default: all three */
-            events?: ('new_message' | 'expiryDigest' | 'inventoryUpdated')[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['PushSubscription'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['postPushSubscriptions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5772,44 +1177,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Remove one of the caller's push subscriptions */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Every error: a human message and a stable code */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Every error: a human message and a stable code */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deletePushSubscriptionsById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -6080,4 +1448,8415 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description `degraded` while any part below is not `ok` */
+            status: 'ok' | 'degraded';
+            database: 'ok' | 'unreachable';
+            /** @description the event bus between instances (always `ok` on one instance) */
+            bus: 'ok' | 'reconnecting' | 'unreachable';
+            /** @description `full` while writes to the data folder or the database fail for lack of space */
+            disk: 'ok' | 'full';
+            /** @description mean event-loop delay over the last sample, half a second (ms) */
+            eventLoopDelayMs: number;
+            /** @description V8 heap in use */
+            heapUsedBytes: number;
+            /** @description V8's heap size limit */
+            heapLimitBytes: number;
+            /** @description resident memory of the process */
+            rssBytes: number;
+            /** @description true while other requests are answered 503 (LARDER_OVERLOAD_* thresholds) */
+            overloaded: boolean;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description the database does not answer: the load balancer should send traffic elsewhere */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description `degraded` while any part below is not `ok` */
+            status: 'ok' | 'degraded';
+            database: 'ok' | 'unreachable';
+            /** @description the event bus between instances (always `ok` on one instance) */
+            bus: 'ok' | 'reconnecting' | 'unreachable';
+            /** @description `full` while writes to the data folder or the database fail for lack of space */
+            disk: 'ok' | 'full';
+            message: string;
+            /** @enum {string} */
+            code: 'database_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getAuthOidc: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description sign-in through the identity provider is set up */
+            enabled: boolean;
+            /** @description button text: "Sign in with <label>" */
+            label: string | null;
+            /** @description who may sign in with a password (LARDER_PASSWORD_SIGN_IN) */
+            passwordSignIn: 'on' | 'admins' | 'off';
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAuthOidcStart: {
+    parameters: {
+      query?: {
+        /** @description web: where the browser lands afterwards, /admin/ (default) or the household app /app/ */
+        page?: 'admin' | 'app';
+        /** @description app: one of LARDER_OIDC_APP_REDIRECT_URIS */
+        redirect_uri?: string;
+        /** @description app: base64url SHA-256 of the app's code verifier */
+        code_challenge?: string;
+        code_challenge_method?: 'S256';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Redirect (Location) */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAuthOidcCallback: {
+    parameters: {
+      query?: {
+        state?: string;
+        code?: string;
+        error?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Redirect (Location) */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAuthOidcExchange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          /** @description app: the PKCE verifier whose challenge started the sign-in */
+          codeVerifier?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LoginResponse'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAuthOidcLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description app: one of LARDER_OIDC_APP_REDIRECT_URIS, to land on with ?linked=1 */
+          redirectUri?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description the provider's sign-in page to open */
+            url: string;
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAuthOidcLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAuthLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          username: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LoginResponse'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      429: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAuthRefresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          refreshToken: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LoginResponse'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAuthLogout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          refreshToken: string;
+        };
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAuthMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAuthPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          currentPassword: string;
+          /** @description 8 to 72 bytes of UTF-8 */
+          newPassword: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LoginResponse'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      429: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAuthSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAuthSessionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAdminUsersByIdLoginThrottle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 3 to 32 of A-Z a-z 0-9 . _ - (unique ignoring case) */
+          username: string;
+          /** @description 8 to 72 bytes of UTF-8 */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putAdminUsersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 8 to 72 bytes of UTF-8 */
+          password?: string;
+          isAdmin?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAdminUsersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putAdminUsersByIdInventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          inventoryId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminUsersByIdInventoryNew: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            username: string;
+            /** @description has a live socket on any server instance */
+            isOnline: boolean;
+          }[];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminInventories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryView'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putAdminInventoriesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryView'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminInventoriesByIdItems: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminItem'][];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            totalItems: number;
+            totalLocations: number;
+            totalCategories: number;
+            /** @description inventory changes within the last 30 days */
+            recentTransactions: number;
+            /** @description epoch ms of the newest change */
+            lastUpdated: number | null;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminStatsInventories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            inventoryId: string;
+            inventoryName: string;
+            totalItems: number;
+            totalLocations: number;
+            totalCategories: number;
+            /** @description inventory changes within the last 30 days */
+            recentTransactions: number;
+            /** @description epoch ms of the newest change */
+            lastUpdated: number | null;
+            userCount: number;
+          }[];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventory: {
+    parameters: {
+      query?: never;
+      header?: {
+        'if-none-match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventorySnapshot'];
+        };
+      };
+      /** @description not modified: the client has this revision */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putInventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description must be the caller's inventory */
+          inventoryId?: string;
+          name?: string;
+          /** @description ignored */
+          revision?: number;
+          items: {
+            /** @description client-chosen id (a UUID v4 is recommended) */
+            id?: string;
+            name: string;
+            categoryId: number;
+            /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
+            quantity: number;
+            unit: string;
+            unitPrice: number;
+            kcalPerKg?: number | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real calendar date
+             */
+            expiryDate?: string | null;
+            locationId: number;
+            notes?: string;
+            /** @description the client's edit time, epoch ms */
+            lastUpdated?: number;
+            revision?: number;
+          }[];
+          categories: {
+            id?: number;
+            name: string;
+          }[];
+          locations: {
+            id?: number;
+            name: string;
+          }[];
+          /** @description keys 1-100 characters, values up to 4000 characters */
+          settings: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventorySnapshot'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryChanges: {
+    parameters: {
+      query: {
+        /** @description the revision the client has */
+        since: number;
+        /** @description the inventory the client synced; 410 if changed */
+        inventoryId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryChanges'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventorySummary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventorySummary'];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventorySettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description keys 1-100 characters, values up to 4000 characters */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putInventorySettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description keys 1-100 characters, values up to 4000 characters */
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description keys 1-100 characters, values up to 4000 characters */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteInventorySettingsByKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryItems: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postInventoryItems: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description client-chosen id (a UUID v4 is recommended) */
+          id?: string;
+          name: string;
+          categoryId: number;
+          /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
+          quantity: number;
+          unit: string;
+          unitPrice: number;
+          kcalPerKg?: number | null;
+          /**
+           * Format: date
+           * @description YYYY-MM-DD, a real calendar date
+           */
+          expiryDate?: string | null;
+          locationId: number;
+          notes?: string;
+          /** @description the client's edit time, epoch ms */
+          lastUpdated?: number;
+          revision?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryItemsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description client-chosen id (a UUID v4 is recommended) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putInventoryItemsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description client-chosen id (a UUID v4 is recommended) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description client-chosen id (a UUID v4 is recommended) */
+          id?: string;
+          name: string;
+          categoryId: number;
+          /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
+          quantity: number;
+          unit: string;
+          unitPrice: number;
+          kcalPerKg?: number | null;
+          /**
+           * Format: date
+           * @description YYYY-MM-DD, a real calendar date
+           */
+          expiryDate?: string | null;
+          locationId: number;
+          notes?: string;
+          /** @description the client's edit time, epoch ms */
+          lastUpdated?: number;
+          revision?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description stale_update: the stored item is newer (`item` is the current one), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            item?: components['schemas']['InventoryItem'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteInventoryItemsById: {
+    parameters: {
+      query?: {
+        /** @description the client's edit time, epoch ms */
+        lastUpdated?: number;
+      };
+      header?: never;
+      path: {
+        /** @description client-chosen id (a UUID v4 is recommended) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description stale_update: the stored item is newer (`item` is the current one), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            item?: components['schemas']['InventoryItem'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  patchInventoryItemsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description client-chosen id (a UUID v4 is recommended) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description client-chosen id (a UUID v4 is recommended) */
+          id?: string;
+          name?: string;
+          categoryId?: number;
+          /** @description from -1000000000000 to 1000000000000; below 0 when offline adjusts used more than was counted (stored as it is) */
+          quantity?: number;
+          unit?: string;
+          unitPrice?: number;
+          kcalPerKg?: number | null;
+          /**
+           * Format: date
+           * @description YYYY-MM-DD, a real calendar date
+           */
+          expiryDate?: string | null;
+          locationId?: number;
+          notes?: string;
+          /** @description the client's edit time, epoch ms */
+          lastUpdated?: number;
+          revision?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryItem'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description stale_update: the stored item is newer (`item` is the current one), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            item?: components['schemas']['InventoryItem'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryCategories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postInventoryCategories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          id?: number;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description a category or a location */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description a category or a location */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description conflict: the name is taken (`category` is the existing record), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            category?: components['schemas']['InventoryNamed'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putInventoryCategoriesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          id?: number;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description a category or a location */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description a category or a location */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description conflict: the name is taken (`category` is the existing record), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            category?: components['schemas']['InventoryNamed'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteInventoryCategoriesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryLocations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postInventoryLocations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          id?: number;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description a category or a location */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description a category or a location */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description conflict: the name is taken (`location` is the existing record), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            location?: components['schemas']['InventoryNamed'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putInventoryLocationsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          id?: number;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description a category or a location */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description a category or a location */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryNamed'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description conflict: the name is taken (`location` is the existing record), or no inventory */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            location?: components['schemas']['InventoryNamed'];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteInventoryLocationsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryExport: {
+    parameters: {
+      query?: {
+        format?: 'csv' | 'json';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the file (Content-Disposition: attachment) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': unknown;
+          'application/json': unknown;
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': components['schemas']['ErrorBody'];
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': components['schemas']['ErrorBody'];
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': components['schemas']['ErrorBody'];
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postInventoryImport: {
+    parameters: {
+      query?: {
+        /** @description true: write it all in one transaction; default: dry run */
+        apply?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description CSV text or JSON, at most 4 MB */
+    requestBody: {
+      content: {
+        'text/csv': unknown;
+        'application/json': unknown;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryImportResult'];
+        };
+      };
+      /** @description validation_failed; `rows` lists each refused row when rows were */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            code: string;
+            rows?: {
+              /** @description CSV line (1: the header) or list position */
+              line: number;
+              reason: string;
+            }[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postInventorySync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description for logs only */
+          deviceId?: string;
+          /** @description the revision the app has: pulls the changes */
+          since?: number;
+          ops: {
+            /** @description the queue entry id: unique within the inventory, the key of retries */
+            id: string;
+            /** @description client-chosen id (a UUID v4 is recommended) */
+            itemId: string;
+            /** @enum {string} */
+            operation: 'create' | 'update' | 'delete' | 'adjust';
+            payload?:
+              | string
+              | {
+                  [key: string]: unknown;
+                }
+              | (never | null);
+            /** @description the phone's clock when the edit was made, epoch ms */
+            createdAt: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description one per operation, in request order */
+            results: {
+              id: string;
+              /** @enum {string} */
+              status: 'applied' | 'merged' | 'duplicate' | 'rejected';
+              /** @enum {string} */
+              code?:
+                | 'validation_failed'
+                | 'unknown_reference'
+                | 'item_not_found'
+                | 'item_deleted'
+                | 'quantity_out_of_range';
+              message?: string;
+              /** @description merged: the fields a later write holds */
+              kept?: string[];
+              item?: components['schemas']['InventoryItem'];
+              original?: {
+                id: string;
+                /** @enum {string} */
+                status: 'applied' | 'merged' | 'duplicate' | 'rejected';
+                /** @enum {string} */
+                code?:
+                  | 'validation_failed'
+                  | 'unknown_reference'
+                  | 'item_not_found'
+                  | 'item_deleted'
+                  | 'quantity_out_of_range';
+                message?: string;
+                /** @description merged: the fields a later write holds */
+                kept?: string[];
+              };
+            }[];
+            /** @description the revision after the batch (that of changes) */
+            revision: number;
+            changes?:
+              | components['schemas']['InventoryChanges']
+              | {
+                  /** @enum {boolean} */
+                  fullSyncRequired: true;
+                };
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryExpiring: {
+    parameters: {
+      query?: {
+        /** @description default: expiryNoticeDays */
+        withinDays?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description YYYY-MM-DD in the server time zone */
+            today: string;
+            timeZone: string;
+            withinDays: number;
+            /** @description expired or expiring within withinDays, soonest first */
+            items: components['schemas']['ExpiringItem'][];
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryExpirySettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            expiryNoticeDays: number;
+            expiryDigestHour: number;
+            /** @description the server time zone (LARDER_TZ); read only */
+            timeZone: string;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putInventoryExpirySettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          expiryNoticeDays?: number;
+          expiryDigestHour?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            expiryNoticeDays: number;
+            expiryDigestHour: number;
+            /** @description the server time zone (LARDER_TZ); read only */
+            timeZone: string;
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminInventoriesByIdWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the secret is never returned */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryWebhook'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putAdminInventoriesByIdWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description http or https */
+          url: string;
+          /** @description HMAC-SHA256 key */
+          secret: string;
+          /** @description ntfy topic, sent as "topic" */
+          topic?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description the secret is never returned */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryWebhook'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAdminInventoriesByIdWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminBackups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackupEntry'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminBackups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackupEntry'];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminBackupsInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description the backup directory in use (after any fallback) */
+            directory: string;
+            /** @description time between scheduled backups; 0: no schedule */
+            intervalSeconds: number;
+            /** @description how many server-made backups are kept */
+            keep: number;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminBackupsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a file name from the backup list */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          /** @description attachment, with the file name (RFC 6266) */
+          'Content-Disposition'?: string;
+          /** @description bytes */
+          'Accept-Ranges'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/gzip': string;
+        };
+      };
+      /** @description Partial content: the requested byte range */
+      206: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description attachment, with the file name (RFC 6266) */
+          'Content-Disposition'?: string;
+          /** @description bytes first-last/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/gzip': string;
+        };
+      };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Range lies beyond the end of the file */
+      416: {
+        headers: {
+          /** @description bytes *\/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAdminBackupsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a file name from the backup list */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus text format 0.0.4 */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the id of the receiving user */
+          receiverId: string;
+          /** @description 1-4000 characters, not only whitespace */
+          body: string;
+          /**
+           * Format: uuid
+           * @description client-generated UUID: a retry with the same id and content is answered 200
+           */
+          id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      429: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMessagesByUserId: {
+    parameters: {
+      query?: {
+        /** @description only messages sent before this (epoch ms) */
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'][];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionInfo'];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          versionCode: number;
+          versionName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionInfo'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putAdminApk: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description the APK file, at most 200 MiB */
+    requestBody: {
+      content: {
+        'application/vnd.android.package-archive': string;
+        'application/octet-stream': string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description bytes stored */
+            size: number;
+            /** @description hex SHA-256 of the stored file */
+            sha256: string;
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getRoot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getFaviconIco: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a 32×32 icon */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/x-icon': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdmin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAssetsByPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the path of the file below the prefix */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  headAssetsByPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the path of the file below the prefix */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStaticByPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the path of the file below the prefix */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          /** @description bytes */
+          'Accept-Ranges'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description Partial content: the requested byte range */
+      206: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description bytes first-last/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Range lies beyond the end of the file */
+      416: {
+        headers: {
+          /** @description bytes *\/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  headStaticByPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the path of the file below the prefix */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          /** @description bytes */
+          'Accept-Ranges'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description Partial content: the requested byte range */
+      206: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description bytes first-last/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Range lies beyond the end of the file */
+      416: {
+        headers: {
+          /** @description bytes *\/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getApp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAppManifestWebmanifest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the manifest */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/manifest+json': Record<string, never>;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAppByPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the path of the file below the prefix */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  headAppByPath: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the path of the file below the prefix */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getResources: {
+    parameters: {
+      query?: {
+        /** @description text in title, description or author */
+        q?: string;
+        tag?: string;
+        /** @description file format, e.g. pdf */
+        format?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'][];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getResourcesByGuidDownload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, in its own content type */
+      200: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description when the file last changed */
+          'Last-Modified'?: string;
+          /** @description attachment, with the file name (RFC 6266) */
+          'Content-Disposition'?: string;
+          /** @description bytes */
+          'Accept-Ranges'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description Partial content: the requested byte range */
+      206: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          /** @description attachment, with the file name (RFC 6266) */
+          'Content-Disposition'?: string;
+          /** @description bytes first-last/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The Range lies beyond the end of the file */
+      416: {
+        headers: {
+          /** @description bytes *\/size */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminResources: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description limits: file 25 MB, metadata 64 kB, at most 4 parts */
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description JSON: {title, description?, tags?, author?, language?, edition?, releaseDate?} (a plain field, or a part with Content-Type application/json) */
+          metadata: string;
+          /**
+           * Format: binary
+           * @description the file (its name matters)
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A catalog entry */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteAdminResourcesByGuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  patchAdminResourcesByGuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          title?: string;
+          description?: string;
+          tags?: string[];
+          author?: string | null;
+          language?: string | null;
+          edition?: string | null;
+          releaseDate?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description A catalog entry */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminResourcesAnalyze: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description limits: file 25 MB, metadata 64 kB, at most 4 parts */
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description the file (its name matters)
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnalyzedResource'][];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postAdminResourcesConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          filename: string;
+          title: string;
+          description?: string;
+          author?: string | null;
+          tags?: string[];
+          fileFormat?: string;
+          mimeType?: string;
+          fileSize?: number;
+          language?: string | null;
+          edition?: string | null;
+          releaseDate?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description A catalog entry */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminResourcesTags: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TagSuggestion'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPushVapid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description the VAPID public key (P-256, uncompressed point), base64url */
+            publicKey: string;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPushSubscriptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PushSubscription'][];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postPushSubscriptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the UnifiedPush endpoint the distributor gave the app (http or https) */
+          endpoint: string;
+          keys: {
+            /** @description the app's P-256 public key, uncompressed point, base64url */
+            p256dh: string;
+            /** @description the 16-byte authentication secret, base64url */
+            auth: string;
+          };
+          /** @description default: all three */
+          events?: ('new_message' | 'expiryDigest' | 'inventoryUpdated')[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PushSubscription'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deletePushSubscriptionsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}
