@@ -156,6 +156,7 @@ export function createServices(deps: Deps): {
     socketCount: () => realtime.hub.socketCount(),
     pendingMessages: () => messages.messages.countPending(),
     latestBackupAt: async () => (await backups.backups.latest())?.createdAt ?? null,
+    backupVerifyFailures: () => backups.backups.verifyFailures(),
     clock,
   });
   const push = pushFeature({

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { StorageExistsError, type Storage } from '#src/storage/storage.js';
 import { WRITER_TAG } from '#src/storage/temp-names.js';
 import type { BackupEntry } from './backups.schemas.js';
@@ -132,12 +133,48 @@ export function claimInFolder(dir: string): NameClaim {
   };
 }
 
+/** The result of a backup's restore drill, kept beside it (`<name>.verify.json`). */
+export interface Verification {
+  verifiedAt: number | null;
+  verifyError: string | null;
+}
+
+export const verificationKey = (name: string) => `backups/${name}.verify.json`;
+
+export async function writeVerification(storage: Storage, name: string, result: Verification) {
+  await storage.put(verificationKey(name), Readable.from([JSON.stringify(result)]));
+}
+
+async function readVerification(storage: Storage, name: string): Promise<Verification> {
+  try {
+    let text = '';
+    for await (const chunk of await storage.get(verificationKey(name))) text += String(chunk);
+    const parsed = JSON.parse(text) as Partial<Verification>;
+    return {
+      verifiedAt: typeof parsed.verifiedAt === 'number' ? parsed.verifiedAt : null,
+      verifyError: typeof parsed.verifyError === 'string' ? parsed.verifyError : null,
+    };
+  } catch {
+    return { verifiedAt: null, verifyError: null };
+  }
+}
+
 export async function listBackups(storage: Storage): Promise<BackupEntry[]> {
   const entries: BackupEntry[] = [];
-  for (const object of await storage.list('backups/')) {
+  const objects = await storage.list('backups/');
+  const keys = new Set(objects.map((o) => o.key));
+  for (const object of objects) {
     const name = object.key.slice('backups/'.length);
     if (!BACKUP_NAME.test(name)) continue; // also nothing in a subfolder: the name has no slash
-    entries.push({ name, sizeBytes: object.size, createdAt: Math.round(object.mtimeMs) });
+    const verification = keys.has(verificationKey(name))
+      ? await readVerification(storage, name)
+      : { verifiedAt: null, verifyError: null };
+    entries.push({
+      name,
+      sizeBytes: object.size,
+      createdAt: Math.round(object.mtimeMs),
+      ...verification,
+    });
   }
   return entries.sort((a, b) => b.createdAt - a.createdAt || b.name.localeCompare(a.name));
 }
@@ -158,6 +195,7 @@ export async function prune(
   const removed: string[] = [];
   for (const entry of own.slice(keep)) {
     await storage.delete(backupKey(entry.name));
+    await storage.delete(verificationKey(entry.name));
     removed.push(entry.name);
   }
   for (const name of await fs.promises.readdir(workDir).catch(() => [] as string[])) {

@@ -103,6 +103,14 @@ export async function hasRows(db: AnyDb, table: string): Promise<boolean> {
   return row !== undefined;
 }
 
+export async function countRows(db: AnyDb, table: string): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function deleteAllRows(db: AnyDb, table: string): Promise<void> {
   await db.deleteFrom(table).execute();
 }

@@ -6,6 +6,13 @@ export const BackupEntrySchema = Type.Object(
     name: Type.String({ description: 'file name, ending in .sql.gz' }),
     sizeBytes: Type.Integer(),
     createdAt: Type.Integer({ description: 'epoch ms of the snapshot' }),
+    verifiedAt: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'epoch ms of its restore drill (restored into a scratch database, rows compared table by table); null: never verified',
+    }),
+    verifyError: Type.Union([Type.String(), Type.Null()], {
+      description: 'what the restore drill found wrong; null when it passed or never ran',
+    }),
   },
   { $id: 'BackupEntry' },
 );

@@ -9,6 +9,7 @@ import type { BackupLog } from './backup-files.js';
 import type { BackupEntry, BackupInfo } from './backups.schemas.js';
 import * as repo from './backups.repository.js';
 import { writeDump } from './dump.js';
+import { verifyDump } from './verify.js';
 
 export interface ServiceLog extends BackupLog {
   info(obj: object, msg: string): void;
@@ -69,16 +70,39 @@ export function createBackupsService(deps: {
       });
       await fs.promises.utimes(partial, at / 1000, at / 1000);
       const { size } = await fs.promises.stat(partial);
+      const verification = await verify(partial);
       const name = await files.publish(storage, partial, at, claim);
       const ms = Math.round(performance.now() - started);
       log.info({ backup: name, ...summary, sizeBytes: size, ms }, 'backup written');
+      if (verification.verifyError !== null) {
+        verifyFailures++;
+        log.error(
+          { backup: name, verifyError: verification.verifyError },
+          `backup ${name} failed its restore drill: ${verification.verifyError}`,
+        );
+      }
+      await files.writeVerification(storage, name, verification).catch((err: unknown) => {
+        log.warn({ err, backup: name }, 'the result of the restore drill could not be kept');
+      });
       await files.prune(storage, dir, config.backupKeep, clock()).catch((err: unknown) => {
         log.warn({ err }, 'pruning old backups failed');
       });
-      return { name, sizeBytes: size, createdAt: at };
+      return { name, sizeBytes: size, createdAt: at, ...verification };
     } catch (err) {
       await fs.promises.rm(partial, { force: true });
       throw err;
+    }
+  }
+
+  let verifyFailures = 0;
+
+  /** The restore drill (DESIGN "Faults") on a dump before it is published; never throws. */
+  async function verify(file: string): Promise<files.Verification> {
+    try {
+      await verifyDump(fs.createReadStream(file));
+      return { verifiedAt: clock(), verifyError: null };
+    } catch (err) {
+      return { verifiedAt: clock(), verifyError: err instanceof Error ? err.message : String(err) };
     }
   }
 
@@ -144,6 +168,7 @@ export function createBackupsService(deps: {
      */
     async remove(name: string): Promise<void> {
       await storage.delete(await backupFile(name));
+      await storage.delete(files.verificationKey(name));
       log.info({ backup: name }, 'backup deleted');
     },
 
@@ -160,6 +185,9 @@ export function createBackupsService(deps: {
         ? null
         : Math.min(config.backupIntervalSeconds, MAX_TICK_SECONDS) * 1000,
     runIfDue: () => track(runIfDue()),
+
+    /** Backups made by this instance that failed their restore drill, for /metrics. */
+    verifyFailures: () => verifyFailures,
 
     /** Waits for the backups being written (on demand or scheduled). */
     async drain(): Promise<void> {

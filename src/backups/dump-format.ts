@@ -11,6 +11,7 @@ import type { Dialect } from '#src/db/database.js';
  *   -- table: inventories
  *   INSERT INTO "inventories" ("id", "name") VALUES ('…', 'Home');
  *   …
+ *   -- table-rows: inventories=1,items=1200,…
  *   -- end of backup: 1234 rows
  *
  * One INSERT per row, tables in foreign-key order. Literals are dialect-neutral: numbers,
@@ -21,6 +22,22 @@ import type { Dialect } from '#src/db/database.js';
 export const MAGIC = '-- Larder backup';
 export const FORMAT_VERSION = '1';
 export const END_MARKER = '-- end of backup:';
+/** The rows of each table at dump time, so a restore can be checked table by table. */
+export const TABLE_ROWS = 'table-rows';
+
+export function tableRowsLine(counts: Record<string, number>): string {
+  const list = Object.entries(counts).map(([table, n]) => `${table}=${n}`);
+  return `-- ${TABLE_ROWS}: ${list.join(',')}\n`;
+}
+
+export function parseTableRows(value: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const pair of value.split(',')) {
+    const [table, n] = pair.split('=');
+    if (table && n !== undefined && /^\d+$/.test(n)) counts[table] = Number(n);
+  }
+  return counts;
+}
 
 export interface DumpHeader {
   dialect: Dialect;

@@ -4,7 +4,13 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Database } from '#src/db/database.js';
 import * as repo from './backups.repository.js';
-import { END_MARKER, headerLines, insertPrefix, insertStatement } from './dump-format.js';
+import {
+  END_MARKER,
+  headerLines,
+  insertPrefix,
+  insertStatement,
+  tableRowsLine,
+} from './dump-format.js';
 import { withSnapshot, type Snapshot } from './snapshot.js';
 
 export interface DumpSummary {
@@ -53,13 +59,18 @@ async function* dumpText(
   summary: DumpSummary,
 ): AsyncGenerator<string> {
   yield header;
+  const counts: Record<string, number> = {};
   for (const table of tables) {
     yield `-- table: ${table.name}\n`;
     const prefix = insertPrefix(table.name, table.columns);
+    let count = 0;
     for await (const rows of snapshot.rows(table.name)) {
-      summary.rows += rows.length;
+      count += rows.length;
       yield rows.map((row) => insertStatement(prefix, table.columns, row)).join('');
     }
+    counts[table.name] = count;
+    summary.rows += count;
   }
+  yield tableRowsLine(counts);
   yield `${END_MARKER} ${summary.rows} rows\n`;
 }

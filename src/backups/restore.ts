@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '#src/db/database.js';
 import { BACKFILLS } from '#src/db/migrate.js';
 import * as repo from './backups.repository.js';
-import { END_MARKER, FORMAT_VERSION, MAGIC } from './dump-format.js';
+import { END_MARKER, FORMAT_VERSION, MAGIC, parseTableRows, TABLE_ROWS } from './dump-format.js';
 import { DumpFormatError, readDump } from './dump-reader.js';
 
 export class RestoreError extends Error {}
@@ -15,6 +15,8 @@ export interface RestoreSummary {
   sourceDialect: string;
   /** the migrations the backup was made at */
   migrations: string[];
+  /** the rows of each table when the dump was made (a dump of an older Larder: null) */
+  recordedRows: Record<string, number> | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -94,7 +96,13 @@ async function insertAll(
   known: Map<string, repo.TableInfo>,
   applied: Set<string>,
 ): Promise<RestoreSummary> {
-  const summary: RestoreSummary = { tables: 0, rows: 0, sourceDialect: '', migrations: [] };
+  const summary: RestoreSummary = {
+    tables: 0,
+    rows: 0,
+    sourceDialect: '',
+    migrations: [],
+    recordedRows: null,
+  };
   const tablesSeen = new Set<string>();
   let header = 0;
   let finished = false;
@@ -116,6 +124,7 @@ async function insertAll(
         throw new RestoreError(`unsupported backup format ${value}`);
       }
       if (key === 'dialect') summary.sourceDialect = value;
+      if (key === TABLE_ROWS) summary.recordedRows = parseTableRows(value);
       if (key === 'migrations') {
         summary.migrations = value.split(',').filter((name) => name !== '');
         checkMigrations(summary.migrations, applied);

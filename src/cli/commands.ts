@@ -72,6 +72,18 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  verify: {
+    args: 1,
+    async run([file], _flags) {
+      if (!fs.existsSync(file!) || !fs.statSync(file!).isFile()) {
+        throw new CliFailure(`no file ${file}`);
+      }
+      const { verifyDump } = await import('#src/backups/verify.js');
+      const summary = await verifyDump(fs.createReadStream(file!));
+      say(`${file}: verified, ${summary.rows} rows in ${summary.tables} tables restore whole`);
+    },
+  },
+
   'reset-password': {
     args: 1,
     async run([username], _flags, config) {

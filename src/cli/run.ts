@@ -11,6 +11,9 @@ Commands:
   restore <file> [--force]    restore a backup (.sql.gz) into the configured database, after
                               migrating it; refuses a database that holds any row unless
                               --force, which replaces everything (stop the servers first)
+  verify <file>               the restore drill on one backup (.sql.gz): restore it into a
+                              scratch SQLite database and compare each table's rows with the
+                              counts the backup recorded; touches no configured database
   reset-password <username>   set a new password, read from stdin (or asked for without echo
                               on a terminal); ends every session of that user
   unlock <username>           clear the user's failed sign-in counters (every address), so

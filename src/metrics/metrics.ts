@@ -6,6 +6,8 @@ export interface MetricSources {
   pendingMessages: () => Promise<number>;
   /** epoch ms of the newest backup, null when there is none */
   latestBackupAt: () => Promise<number | null>;
+  /** backups this instance made that failed their restore drill */
+  backupVerifyFailures: () => number;
   clock: () => number;
 }
 
@@ -53,6 +55,18 @@ export function createMetrics(sources: MetricSources) {
     async collect() {
       const at = await sources.latestBackupAt();
       this.set(at === null ? -1 : Math.max(0, (sources.clock() - at) / 1000));
+    },
+  });
+
+  let verifyFailuresSeen = 0;
+  new Counter({
+    name: 'larder_backup_verify_failures_total',
+    help: 'Backups made by this instance whose restore drill failed (kept, flagged, logged as an error)',
+    registers: [registry],
+    collect() {
+      const now = sources.backupVerifyFailures();
+      if (now > verifyFailuresSeen) this.inc(now - verifyFailuresSeen);
+      verifyFailuresSeen = now;
     },
   });
 

@@ -1368,6 +1368,10 @@ export interface components {
       sizeBytes: number;
       /** @description epoch ms of the snapshot */
       createdAt: number;
+      /** @description epoch ms of its restore drill (restored into a scratch database, rows compared table by table); null: never verified */
+      verifiedAt: number | null;
+      /** @description what the restore drill found wrong; null when it passed or never ran */
+      verifyError: string | null;
     };
     Message: {
       id: string;
