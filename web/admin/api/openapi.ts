@@ -8105,6 +8105,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8161,6 +8170,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8172,6 +8190,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8226,6 +8253,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8237,6 +8273,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8502,6 +8547,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8607,6 +8661,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8618,6 +8681,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8672,6 +8744,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8683,6 +8764,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
