@@ -245,7 +245,12 @@ export function fileResponses(options: { ranges: boolean; attachment?: boolean; 
     },
     content,
   };
-  if (!options.ranges) return { 200: whole };
+  // every file answers If-None-Match (304) and If-Match (412), with or without ranges
+  const conditional = {
+    304: notModified,
+    412: { description: STATUS_TEXT[412], content: ROUTE_ERROR_CONTENT },
+  };
+  if (!options.ranges) return { 200: whole, ...conditional };
   return {
     200: whole,
     206: {
@@ -257,8 +262,7 @@ export function fileResponses(options: { ranges: boolean; attachment?: boolean; 
       },
       content,
     },
-    304: { description: STATUS_TEXT[304], headers: etag, type: 'null' },
-    412: { description: STATUS_TEXT[412], content: ROUTE_ERROR_CONTENT },
+    ...conditional,
     416: {
       description: STATUS_TEXT[416],
       headers: { 'Content-Range': header('bytes */size') },
@@ -266,6 +270,13 @@ export function fileResponses(options: { ranges: boolean; attachment?: boolean; 
     },
   };
 }
+
+/** 304 to a current If-None-Match: no body. */
+export const notModified = {
+  description: STATUS_TEXT[304],
+  headers: { ETag: header('the version of the file (strong entity tag)') },
+  type: 'null',
+};
 
 /** A page: `text/html`. */
 export const htmlPage = (description: string) => ({

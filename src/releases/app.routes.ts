@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '#src/http/errors.js';
-import { fileResponses, htmlPage } from '#src/http/openapi.js';
+import { fileResponses, htmlPage, notModified } from '#src/http/openapi.js';
 import { errors } from '#src/http/schemas.js';
 import { PAGE_HEADERS } from '#src/http/security-headers.js';
 import { sendFile } from '#src/http/send-file.js';
@@ -36,7 +36,7 @@ export function householdAppRoutes(deps: { releases: ReleasesService }): Fastify
         schema: {
           tags: ['public'],
           summary: "The household app (public page; its API calls need a user's token)",
-          response: { 200: htmlPage('the page'), ...errors(503) },
+          response: { 200: htmlPage('the page'), 304: notModified, ...errors(503) },
         },
       },
       async (request, reply) => {

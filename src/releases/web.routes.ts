@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '#src/http/errors.js';
-import { fileResponses, htmlPage } from '#src/http/openapi.js';
+import { fileResponses, htmlPage, notModified } from '#src/http/openapi.js';
 import { errors } from '#src/http/schemas.js';
 import { FILE_HEADERS, PAGE_HEADERS } from '#src/http/security-headers.js';
 import { sendFile, type FileResponse as SentFile } from '#src/http/send-file.js';
@@ -99,7 +99,7 @@ export function webRoutes(deps: { releases: ReleasesService }): FastifyPluginAsy
         schema: {
           tags: ['public'],
           summary: 'The admin web interface (public page; its API calls need an admin token)',
-          response: { ...html, ...errors(503) },
+          response: { ...html, 304: notModified, ...errors(503) },
         },
       },
       async (request, reply) => {

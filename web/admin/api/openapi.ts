@@ -8109,6 +8109,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8165,6 +8174,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8176,6 +8194,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8230,6 +8257,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8241,6 +8277,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8506,6 +8551,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8611,6 +8665,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8622,6 +8685,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8676,6 +8748,15 @@ export interface operations {
           '*/*': string;
         };
       };
+      /** @description Not modified: the ETag given in If-None-Match is current */
+      304: {
+        headers: {
+          /** @description the version of the file (strong entity tag) */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description validation_failed: malformed or invalid input (the message names the field) */
       400: {
         headers: {
@@ -8687,6 +8768,15 @@ export interface operations {
       };
       /** @description Every error: a human message and a stable code */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description precondition_failed: If-Match names another version of the file */
+      412: {
         headers: {
           [name: string]: unknown;
         };
