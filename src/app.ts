@@ -23,8 +23,6 @@ import jobs from './plugins/jobs.js';
 import routes from './plugins/routes.js';
 import services from './plugins/services.js';
 
-export type { AppContext } from './plugins/services.js';
-
 export interface BuildOptions {
   /** Fastify logger setting; defaults to JSON logs at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
@@ -34,7 +32,7 @@ export interface BuildOptions {
   heartbeatMs?: number;
 }
 
-export const JSON_BODY_LIMIT = 1024 * 1024;
+const JSON_BODY_LIMIT = 1024 * 1024;
 
 /**
  * Builds the whole application without listening. The plugins in src/plugins/, in order:

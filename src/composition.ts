@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { authFeature, createCredentials } from './auth/auth.feature.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { LoginThrottle } from './auth/login-throttle.service.js';
@@ -10,7 +9,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { EventBus } from './events/bus.js';
 import { appFeature } from './app.feature.js';
-import type { Feature } from './feature.js';
+import type { Feature, FeatureDeps } from './feature.js';
 import type { Guards } from './http/auth.js';
 import { inventoriesFeature } from './inventories/inventories.feature.js';
 import type { InventoriesService } from './inventories/inventories.service.js';
@@ -76,13 +75,7 @@ export interface AppContext {
 }
 
 /** What createServices builds from. */
-interface Deps {
-  config: Config;
-  database: Database;
-  bus: EventBus;
-  log: FastifyBaseLogger;
-  clock: () => number;
-}
+type Deps = FeatureDeps;
 
 /**
  * The service graph, in one place for the server (src/plugins/services.ts) and the command line

@@ -1,6 +1,18 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { EventBus } from './events/bus.js';
 import type { Guards } from './http/auth.js';
 import type { Job } from './jobs.js';
+
+/** What the composition builds every feature from. */
+export interface FeatureDeps {
+  config: Config;
+  database: Database;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  clock: () => number;
+}
 
 /** What the jobs of a feature may be tuned by (tests shorten the socket heartbeat). */
 export interface JobOptions {

@@ -55,5 +55,3 @@ export function createJobRunner(jobs: Job[], log: JobLog) {
     },
   };
 }
-
-export type JobRunner = ReturnType<typeof createJobRunner>;

@@ -6,7 +6,7 @@ import type { Options } from '#bench/lib/options.js';
 import { ms, num, percentile, ratio, type Row } from '#bench/lib/report.js';
 import { DEFAULT_PG_URL } from '#bench/lib/target.js';
 
-export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 /** Publishes awaiting their bus at once: a quiet instance, and many requests on a busy one. */
 const IN_FLIGHT = [10, 100];
 

@@ -7,7 +7,7 @@ const READY_TIMEOUT_MS = 60_000;
 export const LOOP_MONITOR = path.join(ROOT, 'bench/baselines/loop-monitor.mjs');
 
 /** The next IPC message from `child` that `accept` takes (bounded; fails if the child exits). */
-export function nextMessage<T>(
+function nextMessage<T>(
   child: ChildProcess,
   accept: (m: any) => boolean,
   timeoutMs = READY_TIMEOUT_MS,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chooseTarget, type Target } from './target.js';
 
-export const CASES = [
+const CASES = [
   'inventory-get',
   'inventory-get-gzip',
   'patch',

@@ -15,7 +15,7 @@ export interface ClientSocket {
   updates: { revision: number; at: number }[];
 }
 
-export const sourceAddress = (i: number) => `127.0.0.${2 + (i % SOURCE_ADDRESSES)}`;
+const sourceAddress = (i: number) => `127.0.0.${2 + (i % SOURCE_ADDRESSES)}`;
 
 /**
  * Opens a socket from source address `i` with the token in the header. `hello` resolves on the

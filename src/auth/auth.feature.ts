@@ -1,8 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '#src/config.js';
-import type { Database } from '#src/db/database.js';
-import type { EventBus } from '#src/events/bus.js';
-import type { Feature } from '#src/feature.js';
+import type { Feature, FeatureDeps } from '#src/feature.js';
 import { createGuards } from '#src/http/auth.js';
 import type { UsersService } from '#src/users/users.service.js';
 import { authRoutes } from './auth.routes.js';
@@ -21,13 +17,7 @@ const HOUR_MS = 3600_000;
 /** Expired login-failure counters are swept once per window, but not more often than this. */
 const MIN_THROTTLE_SWEEP_MS = 60_000;
 
-interface Deps {
-  config: Config;
-  database: Database;
-  bus: EventBus;
-  log: FastifyBaseLogger;
-  clock: () => number;
-}
+type Deps = FeatureDeps;
 
 /**
  * The first half of auth, built before the users service: the password hasher, the signing keys

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
  */
 
 /** How much nicer (lower priority) the bcrypt threads are than the process: nice(1)'s default. */
-export const BCRYPT_NICE_INCREMENT = 10;
+const BCRYPT_NICE_INCREMENT = 10;
 
 /** The nice value a bcrypt thread takes in a process running at `processNice` (at most 19). */
 export const bcryptNice = (processNice: number) =>
@@ -62,7 +62,7 @@ interface Thread {
  * How many bcrypt threads: one per core, at least 4 (libuv's default pool size, which bcrypt used
  * before and which the bench's raw-bcrypt baseline uses), at most 16.
  */
-export function bcryptThreadCount(cpus = os.availableParallelism?.() ?? os.cpus().length): number {
+function bcryptThreadCount(cpus = os.availableParallelism?.() ?? os.cpus().length): number {
   return Math.min(16, Math.max(4, cpus));
 }
 

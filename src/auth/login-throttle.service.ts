@@ -26,7 +26,7 @@ export interface LoginAttempt {
  * The address as the throttle counts it: an IPv6 address by its /64, which one subscriber (or one
  * attacker's server) holds whole, so rotating through it does not bring fresh attempts.
  */
-export function throttledAddress(address: string): string {
+function throttledAddress(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const ip = ipaddr.process(address);
   if (ip.kind() === 'ipv4') return ip.toString();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The file where versions before signing keys lived in the database kept their secret. */
-export const LEGACY_SECRET_FILE = 'jwt-secret';
+const LEGACY_SECRET_FILE = 'jwt-secret';
 
 /**
  * The secret tokens were signed with before the keys moved into the database: LARDER_JWT_SECRET

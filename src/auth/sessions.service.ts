@@ -7,7 +7,7 @@ import type { Account } from '#src/users/users.service.js';
 import * as repo from './sessions.repository.js';
 
 /** How long a cached user or session is trusted without an event: bounds a lost NOTIFY. */
-export const AUTH_CACHE_MS = 10_000;
+const AUTH_CACHE_MS = 10_000;
 const MAX_ENTRIES = 50_000;
 /** A session's last use is written at most this often (every request would be a write). */
 const TOUCH_EVERY_MS = 60_000;

@@ -46,7 +46,7 @@ function mac(key: Buffer, input: string): Buffer {
  * (about a tenth of the server's thread in a profile of 10,000 socket connects). The oldest is
  * forgotten past this many (a few hundred bytes each).
  */
-export const MAX_REMEMBERED_TOKENS = 20_000;
+const MAX_REMEMBERED_TOKENS = 20_000;
 
 interface Remembered {
   claims: VerifiedClaims;

@@ -66,7 +66,7 @@ export function partialName(dir: string): string {
 }
 
 /** larder-YYYYMMDD-HHMMSS.sql.gz in UTC, with -2, -3, … when taken. */
-export function backupName(at: number, attempt: number): string {
+function backupName(at: number, attempt: number): string {
   const stamp = new Date(at).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `larder-${stamp}${attempt > 1 ? `-${attempt}` : ''}.sql.gz`;
 }

@@ -57,11 +57,11 @@ export function headerLines(header: DumpHeader): string {
   );
 }
 
-export function quoteString(value: string): string {
+function quoteString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-export function sqlLiteral(value: unknown): string {
+function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`cannot write the number ${value} portably`);

@@ -45,7 +45,7 @@ export async function* readDump(text: Readable): AsyncGenerator<DumpStatement> {
   if (pending !== '') throw new DumpFormatError('the backup ends in the middle of a statement');
 }
 
-export function parseInsert(statement: string, lineNumber = 0): DumpStatement {
+function parseInsert(statement: string, lineNumber = 0): DumpStatement {
   const fail = (why: string): never => {
     throw new DumpFormatError(`line ${lineNumber}: ${why}`);
   };

@@ -3,7 +3,7 @@ import { Prepared } from './prepared.js';
 import type { DB } from './types.js';
 
 /** At most this many writes share one transaction; the rest wait for the next. */
-export const MAX_GROUP_WRITES = 64;
+const MAX_GROUP_WRITES = 64;
 /**
  * A group stops taking further writes once it has run this long: the writes done so far are
  * committed and answered, the rest go to the next group. A long write (a whole-inventory PUT)

@@ -29,7 +29,7 @@ interface ColumnRow {
  * not exist`, and its migrator asks it on every start. A column is auto-incrementing when it is
  * an identity or its default draws from a sequence.
  */
-export class CurrentSchemaIntrospector implements DatabaseIntrospector {
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   constructor(private readonly db: Kysely<any>) {}
 

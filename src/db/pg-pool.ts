@@ -6,7 +6,7 @@ import {
 } from './unreachable.js';
 
 /** A new connection (or a free one from a full pool) that takes longer than this is refused. */
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 /**
  * A query with no answer after this long is given up and its connection closed: a network cut
  * that drops packets (rather than refusing them) would otherwise hold the request, and the pool
@@ -14,7 +14,7 @@ export const CONNECT_TIMEOUT_MS = 5_000;
  * a 20,000-item write, takes well under a second), below the 10 s in which DESIGN "Faults"
  * promises an answer.
  */
-export const QUERY_TIMEOUT_MS = 6_000;
+const QUERY_TIMEOUT_MS = 6_000;
 
 type Query = (...args: unknown[]) => unknown;
 

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** Distinct SQL texts kept prepared; the app issues a few hundred shapes at most. */
-export const STATEMENT_CACHE_SIZE = 500;
+const STATEMENT_CACHE_SIZE = 500;
 
 type Control = 'begin' | 'rollback' | 'undo-savepoint' | null;
 

@@ -10,14 +10,14 @@ import * as repo from './expiry.repository.js';
 import type { Webhook, WebhookInput } from './expiry.schemas.js';
 
 /** Attempts per delivery; then it is given up (and stays recorded with its last error). */
-export const MAX_ATTEMPTS = 6;
+const MAX_ATTEMPTS = 6;
 /** Wait before attempt n+1: 30 s, 2 min, 8 min, 32 min, ~2 h. */
-export const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
+const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
 /** the outbound module's deadline of one attempt (src/outbound/outbound.ts) */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const BATCH = 20;
 
-export const signature = (secret: string, body: string) =>
+const signature = (secret: string, body: string) =>
   `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
 
 function toWebhook(row: InventoryWebhooksTable): Webhook {

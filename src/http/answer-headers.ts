@@ -9,7 +9,7 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'tra
  * credentials, `error="invalid_token"` when it carried a token that was refused, and
  * `error="invalid_request"` for an `Authorization` header that is not a bearer token at all.
  */
-export function bearerChallenge(request: FastifyRequest): string {
+function bearerChallenge(request: FastifyRequest): string {
   if (bearerToken(request, true) !== null) return 'Bearer error="invalid_token"';
   if (request.headers.authorization !== undefined) return 'Bearer error="invalid_request"';
   return 'Bearer';

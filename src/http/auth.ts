@@ -24,7 +24,7 @@ export function bearerToken(request: FastifyRequest, allowQuery: boolean): strin
  * The `token` query parameter, spelled literally: a name that only decodes to `token`
  * (`%74oken`) is not accepted, so no other spelling can carry a token past the log redaction.
  */
-export function queryToken(url: string): string | null {
+function queryToken(url: string): string | null {
   const start = url.indexOf('?');
   if (start < 0) return null;
   for (const pair of url.slice(start + 1).split('&')) {

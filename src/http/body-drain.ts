@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 /** At most this much of a refused body is read (and thrown away) before the answer. */
-export const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Reads the rest of a body nobody wants and throws it away; true once it has all arrived, false

@@ -58,7 +58,7 @@ export const OUTAGE_RETRY_AFTER_S = 5;
  * the connection broke during the COMMIT itself: then it may have been, and the answer says so
  * (`applied: "unknown"`); a retry is safe either way, as writes carry the client's ids.
  */
-export const databaseUnavailable = (commitLost = false) =>
+const databaseUnavailable = (commitLost = false) =>
   new AppError(
     503,
     'database_unavailable',
@@ -70,7 +70,7 @@ export const databaseUnavailable = (commitLost = false) =>
   );
 
 /** A write that found no space: nothing of it was stored (DESIGN "Faults"). */
-export const insufficientStorage = () =>
+const insufficientStorage = () =>
   new AppError(
     507,
     'insufficient_storage',
@@ -136,7 +136,7 @@ function describeFastifyError(error: FastifyError): string {
  * The page a browser gets for an unknown URL, filled in by the feature that renders pages
  * (src/releases/); until then, and for API clients, a 404 is `{message, code}`.
  */
-export interface NotFoundPage {
+interface NotFoundPage {
   render: ((request: FastifyRequest) => Promise<string>) | null;
 }
 

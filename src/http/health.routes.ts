@@ -6,7 +6,7 @@ import type { DB } from '#src/db/types.js';
 import { OUTAGE_RETRY_AFTER_S } from './errors.js';
 
 /** The database's answer to /health's ping must come within this, or it counts as unreachable. */
-export const HEALTH_PING_TIMEOUT_MS = 3_000;
+const HEALTH_PING_TIMEOUT_MS = 3_000;
 
 export type BusHealth = 'ok' | 'reconnecting' | 'unreachable';
 export type DiskHealth = 'ok' | 'full';

@@ -22,7 +22,7 @@ const isSecretName = (name: string | null) =>
  * and loses its value (a name that cannot be decoded loses both), and any JWT left anywhere in
  * the URL is replaced too.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const start = url.indexOf('?');
   const path = start < 0 ? url : url.slice(0, start);
   let query = '';

@@ -106,7 +106,7 @@ function securityOf(access: RouteAccess | undefined): Record<string, string[]>[]
 }
 
 /** `getInventoryItemsById` for GET /api/inventory/items/{id}. */
-export function operationIdOf(method: string, path: string): string {
+function operationIdOf(method: string, path: string): string {
   const words = path
     .split('/')
     .filter((s) => s && s !== 'api')

@@ -4,9 +4,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AppError } from './errors.js';
 
 /** What an overloaded process tells clients to wait before retrying (seconds). */
-export const OVERLOAD_RETRY_AFTER_S = 5;
+const OVERLOAD_RETRY_AFTER_S = 5;
 /** How often the event-loop delay and the heap are sampled (ms). */
-export const OVERLOAD_SAMPLE_MS = 500;
+const OVERLOAD_SAMPLE_MS = 500;
 /** Samples in a row over the delay threshold before requests are refused: one stall is not load. */
 const SUSTAINED_SAMPLES = 2;
 

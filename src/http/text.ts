@@ -39,7 +39,7 @@ export function stripBidiDeep(value: unknown, depth = 0): unknown {
 }
 
 /** Deeper JSON than this is refused: no Larder body nests more than a few levels. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Why a parsed JSON value cannot be stored: the path of the first string (or key) holding U+0000

@@ -44,7 +44,7 @@ export function pickLanguage(
 }
 
 /** Replaces `{name}` with vars.name; unknown placeholders stay as they are. */
-export function format(template: string, vars: Vars = {}): string {
+function format(template: string, vars: Vars = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in vars ? String(vars[name]) : whole,
   );

@@ -1,5 +1,5 @@
 /** How long a backlog is remembered: far longer than any event takes to cross the bus. */
-export const BACKLOG_MEMORY_MS = 60_000;
+const BACKLOG_MEMORY_MS = 60_000;
 
 interface Backlog {
   ids: Set<string>;

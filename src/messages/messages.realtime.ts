@@ -25,13 +25,13 @@ export interface MessageSocketHub {
 }
 
 /** Ids one ack frame may carry; the rest of a longer list is ignored. */
-export const MAX_ACK_IDS = 500;
+const MAX_ACK_IDS = 500;
 /** Acknowledged ids per user and second, and the burst above that rate (a long backlog's acks). */
-export const ACK_IDS_PER_SECOND = 1000;
-export const ACK_ID_BURST = 2000;
+const ACK_IDS_PER_SECOND = 1000;
+const ACK_ID_BURST = 2000;
 
 /** `ack {messageId}`, or `ack {messageIds: [...]}` for a batch (the hub ignores malformed acks). */
-export function ackedIds(frame: AckFrame): string[] {
+function ackedIds(frame: AckFrame): string[] {
   if (frame.messageIds) return frame.messageIds.slice(0, MAX_ACK_IDS);
   return frame.messageId === undefined ? [] : [frame.messageId];
 }

@@ -20,7 +20,7 @@ export interface OutboxRow {
 }
 
 /** What one attempt of a delivery came to, as its policy read it. */
-export type AttemptOutcome =
+type AttemptOutcome =
   | { kind: 'delivered' }
   /** done without sending (a newer state replaced it): recorded as delivered, attempts unspent */
   | { kind: 'settled'; note: string }

@@ -5,8 +5,6 @@ import type { Config } from '#src/config.js';
 import type { Feature } from '#src/feature.js';
 import { logSeedAdmin } from '#src/http/logging.js';
 
-export type { AppContext } from '#src/composition.js';
-
 declare module 'fastify' {
   interface FastifyInstance {
     larder: AppContext;

@@ -21,7 +21,7 @@ export const backoffMs = (attempts: number) => 15_000 * 4 ** (attempts - 1);
  * well inside; a runaway client cannot make Larder flood a distributor. Over it, deliveries wait
  * (they are not dropped). Counted per instance: with n instances a distributor sees at most n×.
  */
-export const PUSHES_PER_SECOND = 1;
+const PUSHES_PER_SECOND = 1;
 export const PUSH_BURST = 20;
 /** Attempts in flight on this instance; more wait their turn (in memory, or in the table). */
 const MAX_IN_FLIGHT = 64;
@@ -164,5 +164,3 @@ export function createPushOutbox(deps: {
     idle: runner.idle,
   };
 }
-
-export type PushOutbox = ReturnType<typeof createPushOutbox>;

@@ -4,12 +4,12 @@
  * sender's 65-byte key), a padding delimiter and a 16-byte tag to a single record.
  */
 export const MAX_BODY_BYTES = 4096;
-export const MAX_PLAINTEXT_BYTES = MAX_BODY_BYTES - 86 - 1 - 16;
+const MAX_PLAINTEXT_BYTES = MAX_BODY_BYTES - 86 - 1 - 16;
 
 export const PUSH_EVENTS = ['new_message', 'expiryDigest', 'inventoryUpdated'] as const;
 export type PushEvent = (typeof PUSH_EVENTS)[number];
 
-export type Urgency = 'very-low' | 'low' | 'normal' | 'high';
+type Urgency = 'very-low' | 'low' | 'normal' | 'high';
 
 /** One event to push to a user's subscriptions, before it is queued. */
 export interface PushNotice {
@@ -27,7 +27,7 @@ export interface PushNotice {
   ttlSeconds: number;
 }
 
-export const bytes = (json: string) => Buffer.byteLength(json, 'utf8');
+const bytes = (json: string) => Buffer.byteLength(json, 'utf8');
 
 /**
  * The stored forms: the full payload when it fits, else the small one in its place (and no

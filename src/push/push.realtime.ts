@@ -7,10 +7,10 @@ import { topicOf, type PushNotice } from './push.payload.js';
 import type { SubscriberIndex } from './push.subscribers.js';
 
 /** A message waits in the distributor at most a day: the app fetches it when opened anyway. */
-export const MESSAGE_TTL_SECONDS = 24 * 3600;
-export const DIGEST_TTL_SECONDS = 12 * 3600;
+const MESSAGE_TTL_SECONDS = 24 * 3600;
+const DIGEST_TTL_SECONDS = 12 * 3600;
 /** An inventory tickle lives an hour; a newer one of the same Topic replaces it. */
-export const INVENTORY_TTL_SECONDS = 3600;
+const INVENTORY_TTL_SECONDS = 3600;
 
 /** What pushing needs from the rest of the application, through their services. */
 export interface PushSources {
@@ -23,7 +23,7 @@ export interface PushSources {
 }
 
 /** The full payloads below are the frames an open app gets on its socket (`satisfies` holds it). */
-export const messageNotice = (message: MessageDto): PushNotice => ({
+const messageNotice = (message: MessageDto): PushNotice => ({
   event: 'new_message',
   key: `message:${message.id}`,
   payload: { type: 'new_message', message } satisfies ServerFrame,
@@ -45,7 +45,7 @@ export const inventoryNotice = (inventoryId: string, revision: number): PushNoti
   ttlSeconds: INVENTORY_TTL_SECONDS,
 });
 
-export const digestNotice = (digest: ExpiryDigest): PushNotice => ({
+const digestNotice = (digest: ExpiryDigest): PushNotice => ({
   event: 'expiryDigest',
   key: `digest:${digest.inventoryId}:${digest.day}`,
   payload: digest satisfies ServerFrame,

@@ -5,7 +5,7 @@ import { OutboundError, type Outbound, type OutboundResponse } from '#src/outbou
 import { MAX_BODY_BYTES } from './push.payload.js';
 
 /** A Retry-After longer than this is capped (a distributor's answer never parks a push for days). */
-export const MAX_RETRY_AFTER_MS = 3600_000;
+const MAX_RETRY_AFTER_MS = 3600_000;
 /** Retry-After when a 429 has none (or one that does not parse). */
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 /** RFC 8292 `sub`: a contact for the push service; Larder has none to give, so a reserved one */
@@ -22,7 +22,7 @@ export interface VapidKeys {
 }
 
 /** Retry-After as milliseconds from now: seconds or an HTTP date; null when absent or bad. */
-export function retryAfterMs(value: string | string[] | undefined, now: number): number | null {
+function retryAfterMs(value: string | string[] | undefined, now: number): number | null {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined || raw.trim() === '') return null;
   if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;

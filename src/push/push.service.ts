@@ -17,7 +17,7 @@ import type { PushSubscription, SubscribeInput } from './push.schemas.js';
 import type { VapidKeys } from './push.send.js';
 
 /** Subscriptions one user may hold (one per phone or browser they signed in on). */
-export const MAX_SUBSCRIPTIONS_PER_USER = 20;
+const MAX_SUBSCRIPTIONS_PER_USER = 20;
 
 const endpointInvalid = (why: string) =>
   new AppError(400, 'push_endpoint_invalid', `body.endpoint ${why}`);

@@ -7,7 +7,7 @@ import * as repo from './push.repository.js';
  * The list below is read again at least this often, whatever events said: a lost event (a bus
  * outage) leaves a new subscription unknown here for this long at most.
  */
-export const SUBSCRIBERS_REFRESH_MS = 30_000;
+const SUBSCRIBERS_REFRESH_MS = 30_000;
 
 interface Subscribers {
   users: Set<string>;

@@ -1,5 +1,5 @@
 /** The colours of the household app's icons and title bar (web/app/pwa/icons.ts draws them). */
-export const APP_THEME_COLOR = '#2f6f4e';
+const APP_THEME_COLOR = '#2f6f4e';
 const APP_BACKGROUND_COLOR = '#ffffff';
 
 /**
@@ -32,5 +32,3 @@ export function appManifest(appName: string) {
     ],
   };
 }
-
-export type AppManifest = ReturnType<typeof appManifest>;

@@ -1,7 +1,7 @@
 import type { Translate } from '#src/i18n/translate.js';
 import type { HomeAssets } from './web-assets.js';
 
-export interface ApkFile {
+interface ApkFile {
   sizeBytes: number;
   modifiedAt: number;
 }

@@ -18,7 +18,7 @@ export interface VersionStore {
   write(version: VersionRecord): Promise<VersionRecord>;
 }
 
-export const VERSION_FILE = 'version.json';
+const VERSION_FILE = 'version.json';
 /** A cached version is read again after this long even without an event (one may be lost). */
 const MAX_AGE_MS = 30_000;
 

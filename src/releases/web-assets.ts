@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT_DIR } from '#src/paths.js';
 
 /** Where `npm run build:web` puts the home page script, the admin SPA and the household app. */
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('web/dist/', ROOT_DIR));
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('web/dist/', ROOT_DIR));
 
 /** The manifest key of the home page entry (its path relative to web/). */
 const HOME_ENTRY = 'home/main.ts';

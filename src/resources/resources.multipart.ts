@@ -5,7 +5,7 @@ import { extensionOf, sanitizeFilename } from './resources.formats.js';
 import { payloadTooLarge, unsupportedFormat } from './resources.rules.js';
 import type { Storage, Upload } from './resources.storage.js';
 
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 const MAX_METADATA_BYTES = 64 * 1024;
 
 /** Options for @fastify/multipart, registered in the resources scope only. */

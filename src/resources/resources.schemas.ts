@@ -53,7 +53,6 @@ export const TagSuggestionSchema = Type.Object(
   { tag: Type.String(), count: Type.Integer() },
   { $id: 'TagSuggestion' },
 );
-export type TagSuggestion = Static<typeof TagSuggestionSchema>;
 
 export const ListQuery = Type.Object(
   {

@@ -28,7 +28,7 @@ export const MAX_TAG_LENGTH = 50;
 export const MAX_TAGS = 50;
 
 /** " First  Aid " → "first aid"; empty → null. */
-export function normalizeTag(tag: string): string | null {
+function normalizeTag(tag: string): string | null {
   const clean = tag.replace(/\s+/g, ' ').trim().toLowerCase();
   return clean.length > 0 && clean.length <= MAX_TAG_LENGTH ? clean : null;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Freed space of at least this much, above what was left when a write failed, ends "full". */
-export const FREED_ENOUGH_BYTES = 1024 * 1024;
+const FREED_ENOUGH_BYTES = 1024 * 1024;
 
 /**
  * A write refused for lack of space: ENOSPC or EDQUOT from a file write, SQLITE_FULL from the

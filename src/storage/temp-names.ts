@@ -8,7 +8,7 @@ import os from 'node:os';
  * removed at once (src/temp-files.ts). Files from other hosts sharing the folder are left to the
  * age rule: their writers cannot be asked from here.
  */
-export const HOST_TAG = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+const HOST_TAG = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
 export const WRITER_TAG = `${HOST_TAG}.${process.pid}`;
 
 const WRITER = /^\.(?:tmp|larder)-([0-9a-f]{8})\.(\d+)-/;

@@ -99,12 +99,3 @@ export async function setAdmin(
     .where('id', '=', id)
     .execute();
 }
-
-export async function countAdmins(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('is_admin', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { createUser, login, loginAsAdmin, type Session } from '#test/helpers/app.js';
 import { resourceMetadata, upload } from '#test/resources/helpers.js';
 
-export const TRICKY_TEXT = `O'Brien's "beans"; -- not a comment\nsecond line\ttab ünïcödé 🥫 '' ;`;
+const TRICKY_TEXT = `O'Brien's "beans"; -- not a comment\nsecond line\ttab ünïcödé 🥫 '' ;`;
 
 export interface Filled {
   /** username → password of every account, for logging in on a restored copy */

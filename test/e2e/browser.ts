@@ -8,7 +8,7 @@ import { ensureWebBuild } from '#test/helpers/web-build.js';
 
 /** Debian's Chromium unless LARDER_TEST_CHROMIUM names another binary. */
 export const CHROMIUM = process.env.LARDER_TEST_CHROMIUM || '/usr/bin/chromium';
-export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
+const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
 
 /** A block of browser tests: skipped, with the reason in its name, when Chromium is missing. */
 export function describeInBrowser(name: string, body: () => void): void {
@@ -17,7 +17,7 @@ export function describeInBrowser(name: string, body: () => void): void {
     : `${name} (needs Chromium at ${CHROMIUM}: apt-get install chromium, or set LARDER_TEST_CHROMIUM)`;
   describe.skipIf(!HAS_CHROMIUM)(title, body);
 }
-export const SCREENSHOTS = path.resolve('test-output', 'screenshots');
+const SCREENSHOTS = path.resolve('test-output', 'screenshots');
 
 const ARGS = [
   '--no-sandbox',
@@ -116,7 +116,7 @@ export interface BrowserTestContext {
  * What every browser suite starts from: the web build, a fresh app listening on a random port
  * (SQLite), and a headless Chromium; `close()` undoes all three.
  */
-export async function startBrowserTest(): Promise<BrowserTestContext> {
+async function startBrowserTest(): Promise<BrowserTestContext> {
   ensureWebBuild();
   const t = await buildTestApp('sqlite');
   let base: string;

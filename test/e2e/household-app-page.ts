@@ -59,7 +59,7 @@ export async function signInToApp(
 }
 
 /** The quantity shown on an item's row. */
-export function quantityOf(page: Page, itemName: string) {
+function quantityOf(page: Page, itemName: string) {
   return page
     .locator('li.item', { has: page.getByText(itemName, { exact: true }) })
     .getByTestId('quantity');

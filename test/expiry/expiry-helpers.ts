@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestClock, type TestClock } from '#test/helpers/app.js';
 
 /** The test day: far from the real one, so nothing depends on when the suite runs. */
-export const TODAY = '2030-03-10';
+const TODAY = '2030-03-10';
 export const at = (hhmm: string) => Date.parse(`${TODAY}T${hhmm}:00Z`);
 export const dayOffset = (days: number) =>
   new Date(Date.parse(`${TODAY}T00:00:00Z`) + days * 86400_000).toISOString().slice(0, 10);
@@ -26,7 +26,7 @@ export const EXPIRY_ENV: Record<string, string | undefined> = {
   LARDER_OUTBOUND_ALLOW: '127.0.0.0/8',
 };
 
-export interface Received {
+interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
 }

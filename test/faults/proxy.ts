@@ -8,7 +8,7 @@ import net from 'node:net';
  * - `blackhole`: keeps connections open but drops every byte both ways, and accepts new ones
  *   that never hear back (a network cut that drops packets).
  */
-export type ProxyMode = 'open' | 'refuse' | 'blackhole';
+type ProxyMode = 'open' | 'refuse' | 'blackhole';
 
 export interface FaultProxy {
   port: number;

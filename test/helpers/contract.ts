@@ -157,7 +157,7 @@ function rebased(schema: Json): Json {
 const validators = new Map<string, ContractValidator>();
 
 /** The validator of the document this app serves, compiled once per distinct document. */
-export function validatorFor(app: FastifyInstance): ContractValidator {
+function validatorFor(app: FastifyInstance): ContractValidator {
   const document = app.swagger() as Json;
   const key = crypto.createHash('sha256').update(JSON.stringify(document)).digest('hex');
   let validator = validators.get(key);

@@ -7,7 +7,7 @@ import type { RouteAccess } from '#src/http/access.js';
  * (Swagger UI's own files); `/*` is Fastify's wildcard route itself. A route that declares
  * `config.access: 'public'` (the identity provider's sign-in) needs no line here.
  */
-export const UNDECLARED_PUBLIC_ROUTES = [
+const UNDECLARED_PUBLIC_ROUTES = [
   'GET /health',
   'GET /api/version',
   'GET /api/push/vapid',

@@ -70,7 +70,7 @@ export const hostileString = fc.oneof(
   fc.integer({ min: 1000, max: 70_000 }).map((n) => 'é'.repeat(n)),
 );
 
-export const hostileNumber = fc.oneof(
+const hostileNumber = fc.oneof(
   fc.constantFrom(
     0,
     -1,
@@ -107,7 +107,7 @@ export class Deep {
 }
 const deep = fc.integer({ min: 10, max: 100_000 }).map((n) => new Deep(n));
 
-export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
   hostileNumber,
   fc.boolean(),

@@ -27,7 +27,7 @@ const fingerprintQueries = new WeakMap<FastifyInstance, string>();
 const BACKGROUND_WRITES = new Set(['login_throttle', 'expiry_digests', 'expiry_digest_deliveries']);
 
 /** Row counts of every table plus the revisions and token versions, in one query: any write changes it. */
-export async function fingerprint(app: FastifyInstance): Promise<string> {
+async function fingerprint(app: FastifyInstance): Promise<string> {
   const db = app.larder.database.db;
   let query = fingerprintQueries.get(app);
   if (!query) {

@@ -12,10 +12,6 @@ export function findLinkBySubject(
   return findRow(db, 'oidc_links', { issuer, subject });
 }
 
-export function findLinkOfUser(db: Executor, userId: string) {
-  return findRow(db, 'oidc_links', { user_id: userId });
-}
-
 export async function insertLink(db: Executor, row: OidcLinksTable): Promise<void> {
   await db.insertInto('oidc_links').values(row).execute();
 }

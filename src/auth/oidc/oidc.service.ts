@@ -24,7 +24,7 @@ export type OidcStart =
 /** An authorization request waits this long for the person to sign in at the provider. */
 const REQUEST_TTL_MS = 10 * 60_000;
 /** Larder's own code, handed to the SPA or the app, works once within this. */
-export const CODE_TTL_MS = 60_000;
+const CODE_TTL_MS = 60_000;
 export const CALLBACK_PATH = '/api/auth/oidc/callback';
 /** The stored kind of a web sign-in started from the household app: it lands back on /app/. */
 const HOUSEHOLD_APP = 'web-app' as const;

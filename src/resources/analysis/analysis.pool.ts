@@ -11,7 +11,7 @@ export const MAX_QUEUED_ANALYSES = 4;
  * ERR_WORKER_OUT_OF_MEMORY. 25 MB of "%PDF-1.4" and zeros, which makes pdf.js rebuild its cross-
  * reference table object by object, dies here after growing the process by about 50 MB.
  */
-export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
+const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
 /**
  * The memory budget of one analysis: how far it may raise the whole process's RSS above idle
  * (docs/resources.md), the upload's buffers on this thread included. Buffers, WebAssembly memory

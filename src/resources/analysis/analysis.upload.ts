@@ -24,14 +24,14 @@ import { proposeTags } from '#src/resources/resources.tags.js';
 /** Titles tools write when the author gave none (Ghostscript's XMP dc:title is "Untitled"). */
 const PLACEHOLDER_TITLE = /^(?:untitled(?: document)?|unknown|no title)$/i;
 
-export const MAX_FILE_BYTES = 25 * 1024 * 1024;
-export const ARCHIVE_LIMITS = { maxEntries: 1000, maxDepth: 3 };
+const MAX_FILE_BYTES = 25 * 1024 * 1024;
+const ARCHIVE_LIMITS = { maxEntries: 1000, maxDepth: 3 };
 /**
  * Bytes one analysis may unpack from archives, summed over every entry of every nesting level,
  * skipped entries included (7-Zip unpacks them all to reach the ones wanted). Four times the
  * upload limit: documents compress little, and 100 MB of 7-Zip output takes a few seconds.
  */
-export const MAX_DECODED_BYTES = 100 * 1024 * 1024;
+const MAX_DECODED_BYTES = 100 * 1024 * 1024;
 
 export interface AnalyzedFile {
   /** the temporary file holding it, in the staging folder */

@@ -13,7 +13,7 @@ export const MAX_IMAGE_CHUNKS = 100_000;
  * EXIF are a few kB. Past it the image is refused: a PNG of 400 zTXt chunks inflating to 4 MB
  * each stops after 2 MB of inflating, instead of 1.6 GB.
  */
-export const MAX_IMAGE_METADATA_BYTES = 2 * 1024 * 1024;
+const MAX_IMAGE_METADATA_BYTES = 2 * 1024 * 1024;
 
 /** What is left of MAX_IMAGE_METADATA_BYTES while one image is read. */
 export class MetadataBudget {

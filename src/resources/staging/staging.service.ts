@@ -20,7 +20,7 @@ import { OWN_TEMP_PREFIX, TEMP_PREFIX } from '#src/storage/metered-write.js';
 import { leftByDeadWriter } from '#src/storage/temp-names.js';
 import * as repo from './staging.repository.js';
 
-export const STAGING_TTL_MS = 24 * 3600 * 1000;
+const STAGING_TTL_MS = 24 * 3600 * 1000;
 
 /**
  * The per-admin staging area: analyzed files wait here (24 h) until confirmed. The analysis
@@ -178,8 +178,6 @@ export function createStagingService(deps: {
     },
   };
 }
-
-export type StagingService = ReturnType<typeof createStagingService>;
 
 async function sweep(dir: string, stray: (name: string) => boolean, cutoff: number) {
   let removed = 0;

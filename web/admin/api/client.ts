@@ -56,7 +56,7 @@ export function sessionFromLogin(body: LoginResponse): Session {
  * Exchanges the refresh token for new tokens. Single flight: refresh tokens rotate, and using one
  * twice would end the whole session, so parallel 401s share one refresh.
  */
-export function refreshSession(): Promise<boolean> {
+function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
     const session = loadSession();
     if (!session) return false;
@@ -79,7 +79,7 @@ export function refreshSession(): Promise<boolean> {
 }
 
 /** A request with the bearer token; on 401 the token is refreshed once and the request repeated. */
-export async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const send = () => {
     const session = loadSession();
     const headers = new Headers(init.headers);

@@ -1,6 +1,6 @@
 import { t } from '#web/admin/i18n.ts';
 
-export const TAB_IDS = ['users', 'inventories', 'resources', 'backups', 'account'] as const;
+const TAB_IDS = ['users', 'inventories', 'resources', 'backups', 'account'] as const;
 export type TabId = (typeof TAB_IDS)[number];
 
 const LABELS: Record<TabId, () => string> = {

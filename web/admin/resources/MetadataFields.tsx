@@ -15,7 +15,7 @@ export interface Metadata {
   releaseDate: string;
 }
 
-export const DESCRIPTION_LIMIT = 4096;
+const DESCRIPTION_LIMIT = 4096;
 
 /** What a resource or an analyzed file already says, as form values (`null` → `''`). */
 export function metadataOf(r: {
