@@ -7,7 +7,7 @@ import * as repo from './backups.repository.js';
 import { END_MARKER, FORMAT_VERSION, MAGIC, parseTableRows, TABLE_ROWS } from './dump-format.js';
 import { DumpFormatError, readDump } from './dump-reader.js';
 
-class RestoreError extends Error {}
+export class RestoreError extends Error {}
 
 export interface RestoreSummary {
   tables: number;

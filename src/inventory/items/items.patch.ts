@@ -14,7 +14,8 @@ import { createCasBatcher, type CasBatcher } from './items.cas.batch.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
 import { createItemCache, type ItemCache } from './items.cache.js';
 import { findItemStates } from './items.repository.js';
-import { itemOf, leavesRange, rowOf, stateOf } from './items.writer.js';
+import { leavesRange } from './items.range.js';
+import { itemOf, rowOf, stateOf } from './items.writer.js';
 
 /**
  * PATCH of an item: what it writes (shared by the locking transaction and, on PostgreSQL, the

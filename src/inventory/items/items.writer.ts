@@ -1,7 +1,6 @@
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
-import { AppError } from '#src/http/errors.js';
 import { toItem } from '#src/inventory/inventory.mapper.js';
-import { MAX_QUANTITY, type Item } from '#src/inventory/inventory.schemas.js';
+import type { Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
 import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
 import { deleteAdjustsOf, foldAdjustsBefore } from './items.adjusts.repository.js';
@@ -18,6 +17,7 @@ import {
   type Stamp,
   type Values,
 } from './items.merge.js';
+import { assertQuantityInRange } from './items.range.js';
 import * as repo from './items.repository.js';
 
 /**
@@ -81,29 +81,6 @@ export function rowOf(
 /** The item a client reads of `state` at `revision`. */
 export function itemOf(id: string, state: ItemState, revision: number): Item {
   return { id, ...state.values, lastUpdated: lastUpdatedOf(state), revision };
-}
-
-/** 422 `quantity_out_of_range`: the write would leave the item's quantity outside ±MAX_QUANTITY. */
-export function quantityOutOfRange(id: string, quantity: number): AppError {
-  return new AppError(
-    422,
-    'quantity_out_of_range',
-    `This write would make the quantity of item ${id} ${quantity}; a quantity stays from -${MAX_QUANTITY} to ${MAX_QUANTITY}. Nothing was written`,
-  );
-}
-
-/**
- * True when `next` holds a quantity outside the bound that `before` did not hold (a row stored
- * out of range by an older version may still be written otherwise).
- */
-export function leavesRange(before: ItemState | null, next: ItemState): boolean {
-  const q = next.values.quantity;
-  if (q >= -MAX_QUANTITY && q <= MAX_QUANTITY) return false;
-  return before === null || before.values.quantity !== q;
-}
-
-function assertQuantityInRange(id: string, before: ItemState | null, next: ItemState) {
-  if (leavesRange(before, next)) throw quantityOutOfRange(id, next.values.quantity);
 }
 
 const changedOnTheWire = (e: Entry) =>
