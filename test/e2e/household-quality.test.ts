@@ -81,7 +81,8 @@ describeInBrowser('household app: accessible, German, phone width, within its bu
       await member.context.close();
     });
 
-    for (const width of [375, 1280]) {
+    // what axe and the layout check see does not depend on the database: one dialect is enough
+    for (const width of dialect === DIALECTS[0] ? [375, 1280] : []) {
       it(`every screen at ${width} px: no serious or critical axe finding, no sideways scrolling`, async () => {
         const member = await openMember(browser, { width });
         const { page } = member;
