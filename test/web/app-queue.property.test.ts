@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody } from '#test/inventory/helpers.js';
-import type { Base, ItemNote, PendingOp, Snapshot } from '#web/app/stock/queue.ts';
+import type { Base, ItemNote, PendingOp, Snapshot } from '#web/app/stock/queue.js';
 import {
   createReplica,
   TransportError,
   type Replica,
   type ReplicaStore,
   type ReplicaTransport,
-} from '#web/app/stock/replica.ts';
+} from '#web/app/stock/replica.js';
 
 /**
  * The household app's queue (web/app/stock/) against the server's merge: several devices edit
