@@ -3,7 +3,7 @@ import { chooseLanguage, languageChoice, languages, t } from '#web/app/i18n.ts';
 /** The app's language: the browser's, or one chosen here (the page reloads in it). */
 export function LanguageChoice() {
   return (
-    <section class="card" aria-labelledby="language-title">
+    <section class="card">
       <h2 id="language-title">{t('household.language')}</h2>
       <label for="language">{t('household.language')}</label>
       <select

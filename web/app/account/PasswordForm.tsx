@@ -27,7 +27,7 @@ export function PasswordForm() {
       });
   };
   return (
-    <section class="card" aria-labelledby="password-title">
+    <section class="card">
       <h2 id="password-title">{t('account.changePassword')}</h2>
       <form onSubmit={submit}>
         <label for="current-password">{t('account.currentPassword')}</label>

@@ -12,7 +12,7 @@ import {
   type Snapshot,
   type SyncAnswer,
   type SyncBody,
-} from './queue.ts';
+} from './queue.js'; // .js: the server's tsc reads this file too (test/web/)
 
 /** The most ops in one POST /api/inventory/sync (the server's own limit). */
 export const MAX_OPS_PER_BATCH = 1000;
