@@ -32,7 +32,9 @@ interface TraceEvent {
 /** Scrolls the page to the bottom one screen per frame; the longest main-thread task meanwhile, ms. */
 async function longestTaskWhileScrolling(browser: Browser, page: Page): Promise<number> {
   await page.evaluate('window.scrollTo(0, 0)');
-  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, {
+    categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
   await page.evaluate(`(async () => {
     const step = Math.max(100, Math.floor(innerHeight * 0.8));
     for (let y = 0; y <= document.documentElement.scrollHeight; y += step) {
@@ -84,7 +86,9 @@ try {
   const rows = await page.locator('li.item').count();
   const height = await page.evaluate<number>('document.documentElement.scrollHeight');
 
-  const empty = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const empty = await (
+    await browser.newContext({ viewport: { width: 390, height: 844 } })
+  ).newPage();
   await empty.setContent(
     `<!doctype html><body style="margin:0"><div style="height:${height}px"></div>`,
   );
