@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isPostgres, type Executor } from '#src/db/executor.js';
 import { createGroupCommit } from '#src/db/group-commit.js';
-import { createKeyedQueue } from '#src/db/keyed-queue.js';
 import type { DB } from '#src/db/types.js';
 import type { AppError } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
@@ -85,11 +84,6 @@ export function createMutate(deps: {
   const transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
     ? (work) => db.transaction().execute(work)
     : createGroupCommit(db);
-  // PostgreSQL: one instance's writes of an inventory wait their turn before BEGIN, not on its
-  // row lock inside a transaction (src/db/keyed-queue.ts); SQLite's group commit already does
-  const queue = isPostgres(db) ? createKeyedQueue() : null;
-  const inLine = <T>(inventoryId: string, task: () => Promise<T>): Promise<T> =>
-    queue ? queue.run(inventoryId, task) : task();
   const moment = (): Moment => {
     const now = clock();
     return { now, clamp: (time) => (time > now + clockSkewMs ? now : time) };
@@ -103,31 +97,29 @@ export function createMutate(deps: {
     work: (ctx: MutationContext) => Promise<T>,
     missing: () => AppError = noInventory,
   ): Promise<T> => {
-    const { result, revision } = await inLine(inventoryId, () =>
-      transaction(async (trx) => {
-        const inventory = await repo.lockInventory(trx, inventoryId);
-        if (!inventory) throw missing();
-        const ctx: MutationContext = {
-          trx,
-          inventoryId,
-          revision: Number(inventory.revision) + 1,
-          ...moment(),
-          changes: [],
-          itemsAdded: 0,
-          pace: timeSlicer(),
-        };
-        const result = await work(ctx);
-        if (ctx.changes.length === 0) return { result, revision: null };
-        if (ctx.itemsAdded > 0) {
-          const count = await itemCount(trx, inventoryId);
-          if (count > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(count);
-        }
-        const bumped = await repo.bumpRevision(trx, inventoryId);
-        if (bumped !== ctx.revision) throw new Error('inventory revision moved during a write');
-        await repo.insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes, ctx.pace);
-        return { result, revision: bumped };
-      }),
-    );
+    const { result, revision } = await transaction(async (trx) => {
+      const inventory = await repo.lockInventory(trx, inventoryId);
+      if (!inventory) throw missing();
+      const ctx: MutationContext = {
+        trx,
+        inventoryId,
+        revision: Number(inventory.revision) + 1,
+        ...moment(),
+        changes: [],
+        itemsAdded: 0,
+        pace: timeSlicer(),
+      };
+      const result = await work(ctx);
+      if (ctx.changes.length === 0) return { result, revision: null };
+      if (ctx.itemsAdded > 0) {
+        const count = await itemCount(trx, inventoryId);
+        if (count > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(count);
+      }
+      const bumped = await repo.bumpRevision(trx, inventoryId);
+      if (bumped !== ctx.revision) throw new Error('inventory revision moved during a write');
+      await repo.insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes, ctx.pace);
+      return { result, revision: bumped };
+    });
     if (revision !== null) committed(inventoryId, revision);
     return result;
   };
