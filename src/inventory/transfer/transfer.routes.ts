@@ -81,7 +81,7 @@ export function transferRoutes(transfer: TransferService): FastifyPluginAsyncTyp
                 }),
               ),
             }),
-            ...errors(413, 415),
+            ...errors(413, 415, 422),
           },
         },
         { bodyLimit: IMPORT_BODY_LIMIT },
