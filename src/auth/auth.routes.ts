@@ -78,7 +78,9 @@ export function authRoutes(deps: {
 
     app.get(
       '/api/auth/me',
-      signedIn('The signed-in user (any user)', { response: { 200: Type.Ref('User') } }),
+      signedIn('The signed-in user (any user)', {
+        response: { 200: Type.Ref('User'), ...errors(404) },
+      }),
       (request) => users.get(callerOf(request).id),
     );
 
