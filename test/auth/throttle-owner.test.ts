@@ -11,7 +11,7 @@ const GUESSES_PER_HOUR_FEW_ADDRESSES = 80;
 const GUESSES_PER_HOUR_ANY_ADDRESSES = 240;
 
 /**
- * Issue 25 row 1: attackers poll one username with wrong passwords, each taking every attempt
+ * Attackers poll one username with wrong passwords, each taking every attempt
  * the moment the throttle allows it (they wait exactly the Retry-After they are given), on a
  * simulated clock; the owner signs in from an address of their own in between.
  */

@@ -12,7 +12,7 @@ import { inTestApp } from '#test/helpers/fixtures.js';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
-/** Issue 25 row 11: an existing LARDER_BACKUP_DIR made 0755 by hand is made private at start. */
+/** An existing LARDER_BACKUP_DIR made 0755 by hand is made private at start. */
 describe.each(DIALECTS)('the backup directory (%s)', (dialect) => {
   it('an existing 0755 backup dir becomes 0700, its dumps 0600; other files are left', async () => {
     // outside the data dir, whose contents are tightened anyway

@@ -5,7 +5,7 @@ import { call } from './helpers.js';
 
 const MAX_ID = 2147483647;
 
-/** Issue 25 row 3: ids the server picks stay within what the routes accept. */
+/** Ids the server picks stay within what the routes accept. */
 describe.each(DIALECTS)('server-assigned category and location ids (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const [anna, ben] = t.users('anna', 'ben');

@@ -22,7 +22,7 @@ const exportCsv = (app: any, who: Session) =>
 
 const HEADER = 'name,category,location,quantity,notes';
 
-/** Hostile cells in imports and exports (issue 25, rows 2, 4 and 11). */
+/** Hostile cells in imports and exports (docs/security.md). */
 describe.each(DIALECTS)('CSV export and import against hostile cells (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const [anna, ben, cleo] = t.users('anna', 'ben', 'cleo');

@@ -39,7 +39,7 @@ req.write(head);
 fs.createReadStream(file).on('end', () => req.end(tail)).pipe(req, { end: false });
 `;
 
-/** Issue 11's hostile files, each built here, against a server listening on a real port. */
+/** Hostile files (docs/security.md), each built here, against a server listening on a real port. */
 let bombs: Promise<{ single: Buffer; nested: Buffer }> | null = null;
 const sevenZipBombs = () => (bombs ??= hostile.sevenZipBombs());
 

@@ -4,7 +4,7 @@ import { DIALECTS } from '#test/helpers/app.js';
 import { useListeningApp } from '#test/helpers/fixtures.js';
 
 /**
- * Issue 13 rows 9 and 15 through a real port: the server's connection limits (configured small
+ * Through a real port: the server's connection limits (configured small
  * here so the test takes seconds) and a 413 the client can read.
  */
 describe.each(DIALECTS)('connection limits (%s)', (dialect) => {

@@ -5,7 +5,7 @@ import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
 import { inTestApp } from '#test/helpers/fixtures.js';
 import { resourceMetadata, upload } from '#test/resources/helpers.js';
 
-/** Issue 13 rows 10 and 12: several apps per dialect, so in the slow tier. */
+/** The data folder (docs/security.md): several apps per dialect, so in the slow tier. */
 describe.each(DIALECTS)('data dir and public URL (%s)', (dialect) => {
   it('keeps everything under the data dir private (0700 folders, 0600 files)', async () => {
     await inTestApp(dialect, {}, async (t) => {

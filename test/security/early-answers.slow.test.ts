@@ -87,7 +87,7 @@ async function writeThenRead(port: number, path: string, size: number): Promise<
   return { status: Number(head!.split(' ')[1]), code: JSON.parse(body!).code };
 }
 
-/** Issue 25 rows 7 and 8, through a real port. */
+/** Early answers (docs/security.md), through a real port. */
 describe.each(DIALECTS)('early answers and slow bodies (%s)', (dialect) => {
   // the minimum body rate counts after 1 s here (20 s by default) so the test stays short
   const server = useListeningApp(dialect, { LARDER_BODY_MIN_RATE_AFTER: '1' });

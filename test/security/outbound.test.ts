@@ -22,7 +22,7 @@ async function lastErrors(app: any, inventoryId: string): Promise<(string | null
   return rows.map((r: { last_error: string | null }) => r.last_error);
 }
 
-/** Issue 25 rows 5 and 10: webhooks cannot reach inside, and their userinfo never leaks. */
+/** Webhooks cannot reach inside, and their userinfo never leaks. */
 describe.each(DIALECTS)('outbound requests, default policy (%s)', (dialect) => {
   const clock = clockAt(at('08:00'));
   const logLines: string[] = [];

@@ -3,7 +3,7 @@ import { DIALECTS, login, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket } from '#test/helpers/ws.js';
 
-/** Issue 25 row 9: a second admin, granted and revoked through PUT /api/admin/users/{id}. */
+/** A second admin, granted and revoked through PUT /api/admin/users/{id}. */
 describe.each(DIALECTS)('admin: the admin role (%s)', (dialect) => {
   const t = useTestApp(dialect);
   const [gina, hugo, ivan] = t.users('gina', 'hugo', 'ivan');
