@@ -22,10 +22,14 @@ import type {
   ChangeLogTable,
   DeletedItemsTable,
   InventoriesTable,
+  CalendarKeysTable,
   ItemAdjustsTable,
   ItemsStateTable,
+  JournalTable,
   NamedEntityTable,
   SettingsTable,
+  ShoppingEntriesTable,
+  StockLevelsTable,
   SyncOpsTable,
 } from './types/inventory.js';
 import type { MessagesTable } from './types/messages.js';
@@ -64,6 +68,10 @@ export interface DB {
   deleted_items: DeletedItemsTable;
   settings: SettingsTable;
   change_log: ChangeLogTable;
+  journal: JournalTable;
+  stock_levels: StockLevelsTable;
+  shopping_entries: ShoppingEntriesTable;
+  calendar_keys: CalendarKeysTable;
   messages: MessagesTable;
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;

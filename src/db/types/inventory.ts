@@ -85,3 +85,53 @@ export interface ChangeLogTable {
   op: ChangeOp;
   changed_at: number;
 }
+
+/** One change of an item's quantity or existence (the journal): who, from where, by how much. */
+export interface JournalTable {
+  seq: Generated<number>;
+  id: string;
+  inventory_id: string;
+  at: number;
+  item_id: string;
+  item_name: string;
+  /** null once the user is deleted; username stays */
+  user_id: string | null;
+  username: string;
+  device_id: string | null;
+  op_id: string | null;
+  source: 'rest' | 'sync' | 'import' | 'shopping' | 'admin';
+  kind: 'create' | 'set' | 'adjust' | 'delete';
+  delta: number;
+  quantity_after: number;
+}
+
+/** An item's minimum and target quantity, kept apart from the app's item record. */
+export interface StockLevelsTable {
+  inventory_id: string;
+  item_id: string;
+  min_quantity: number;
+  target_quantity: number;
+  updated_at: number;
+}
+
+/** A manual shopping-list entry, or the checked mark of a derived below-minimum entry. */
+export interface ShoppingEntriesTable {
+  inventory_id: string;
+  id: string;
+  source: 'manual' | 'below_minimum';
+  item_id: string | null;
+  name: string;
+  quantity: number | null;
+  unit: string;
+  /** 0/1 */
+  checked: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The feed key of an inventory's expiry calendar, as its SHA-256 (hex). */
+export interface CalendarKeysTable {
+  inventory_id: string;
+  key_hash: string;
+  created_at: number;
+}
