@@ -2,12 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage } from '#src/storage/s3.storage.js';
-import {
-  buildTestApp,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-} from '#test/helpers/app.js';
+import { destroyTestEnvironment, loginAsAdmin, testEnvironment } from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
 import { postBackup } from '#test/backups/helpers.js';
 import { putApk } from '#test/releases/helpers.js';
 import { analyze, fixture, upload } from '#test/resources/helpers.js';
@@ -26,8 +22,7 @@ describe('larder copy-files-to-bucket', () => {
   beforeAll(async () => {
     peer = await startS3Peer();
     env = testEnvironment('sqlite');
-    const t = await buildTestApp('sqlite', { env });
-    try {
+    await inTestApp('sqlite', { env }, async (t) => {
       const admin = await loginAsAdmin(t.app);
       const created = await upload(t.app, admin, 'guide.pdf', { title: 'Guide' }, pdf);
       expect(created.statusCode).toBe(201);
@@ -40,9 +35,7 @@ describe('larder copy-files-to-bucket', () => {
       const analyzed = await analyze(t.app, admin, 'water-guide.pdf');
       expect(analyzed.statusCode).toBe(200);
       before.staged = analyzed.json()[0];
-    } finally {
-      await t.close();
-    }
+    });
     // a temp file a crash left behind, and a file that is not a backup: neither is copied
     fs.writeFileSync(path.join(env.LARDER_DATA_DIR!, 'resources', '.tmp-left-behind'), 'x');
     fs.writeFileSync(path.join(env.LARDER_BACKUP_DIR!, 'notes.txt'), 'x');
@@ -86,8 +79,7 @@ describe('larder copy-files-to-bucket', () => {
       fs.rmSync(path.join(env.LARDER_DATA_DIR!, dir), { recursive: true, force: true });
     }
     fs.rmSync(env.LARDER_BACKUP_DIR!, { recursive: true, force: true });
-    const t = await buildTestApp('sqlite', { env: { ...env, ...peer.env } });
-    try {
+    await inTestApp('sqlite', { env: { ...env, ...peer.env } }, async (t) => {
       const admin = await loginAsAdmin(t.app);
       const download = await t.app.inject({ url: before.download, headers: admin.headers });
       expect(download.statusCode).toBe(200);
@@ -106,8 +98,6 @@ describe('larder copy-files-to-bucket', () => {
         payload: { ...before.staged, title: 'Staged before the move' },
       });
       expect(confirmed.statusCode, confirmed.body).toBe(201);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

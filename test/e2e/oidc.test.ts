@@ -1,12 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  buildTestApp,
-  destroyTestEnvironment,
-  testEnvironment,
-  type TestApp,
-} from '#test/helpers/app.js';
+import { ADMIN_PASSWORD, type TestApp } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { oidcEnv } from '#test/helpers/oidc-fixture.js';
 import { startTestProvider, type TestProvider } from '#test/helpers/oidc-provider.js';
 import { ensureWebBuild } from '#test/helpers/web-build.js';
@@ -20,15 +15,6 @@ import {
   type Browser,
 } from './browser.js';
 
-/** A Larder listening on a random port that signs in through `provider`. */
-async function startLarder(provider: TestProvider, extra: Record<string, string> = {}) {
-  const env = testEnvironment('sqlite', oidcEnv(provider, extra));
-  delete env.LARDER_PUBLIC_URL; // the address Chromium uses
-  const t = await buildTestApp('sqlite', { env });
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  return { t, base };
-}
-
 /** The provider's dev login form (any password), then its consent page. */
 async function signInAtProvider(page: Page, accountId: string): Promise<void> {
   await page.getByPlaceholder('Enter any login').fill(accountId);
@@ -37,27 +23,33 @@ async function signInAtProvider(page: Page, accountId: string): Promise<void> {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-/** A provider, a Larder signing in through it, and Chromium, for a describe block. */
+/** A provider, a Larder signing in through it on a loopback port, and Chromium, for a describe block. */
 function useOidcBrowserTest(extra: Record<string, string>) {
   const ctx = {} as {
     provider: TestProvider;
     larder: { t: TestApp; base: string };
     browser: Browser;
   };
+  let callback = '';
   beforeAll(async () => {
     ensureWebBuild();
-    let callback = '';
     ctx.provider = await startTestProvider({ redirectUris: () => [callback] });
-    ctx.larder = await startLarder(ctx.provider, extra);
+  });
+  // hooks run as a stack: the provider closes after the app
+  afterAll(() => ctx.provider?.close());
+  const t = useTestApp('sqlite', {
+    signInAdmin: false,
+    prepare: (env) => {
+      Object.assign(env, oidcEnv(ctx.provider, extra));
+      delete env.LARDER_PUBLIC_URL; // the address Chromium uses
+    },
+  });
+  beforeAll(async () => {
+    ctx.larder = { t, base: await t.app.listen({ port: 0, host: '127.0.0.1' }) };
     callback = `${ctx.larder.base}/api/auth/oidc/callback`;
     ctx.browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await ctx.browser?.close();
-    await ctx.larder?.t.close();
-    if (ctx.larder) await destroyTestEnvironment(ctx.larder.t.env);
-    await ctx.provider?.close();
-  });
+  afterAll(() => ctx.browser?.close());
   return ctx;
 }
 

@@ -185,17 +185,3 @@ export async function createUser(
     throw new Error(`create ${username} failed: ${res.statusCode} ${res.body}`);
   return login(app, username, password);
 }
-
-/** Convenience: one app per dialect for a describe block, closed and removed afterwards. */
-export async function withTestApp(
-  dialect: TestDialect,
-): Promise<TestApp & { dispose(): Promise<void> }> {
-  const t = await buildTestApp(dialect);
-  return {
-    ...t,
-    dispose: async () => {
-      await t.close();
-      await destroyTestEnvironment(t.env);
-    },
-  };
-}

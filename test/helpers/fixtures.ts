@@ -20,6 +20,10 @@ export interface TestAppOptions {
   env?: Record<string, string> | (() => Record<string, string>);
   /** variables set in (or, when undefined, removed from) a fresh test environment */
   extraEnv?: Record<string, string | undefined>;
+  /** false: the seed admin is not signed in before the tests (password sign-in may be off) */
+  signInAdmin?: boolean;
+  /** runs on a fresh environment before the app is built (to put files in its data dir) */
+  prepare?: (env: Record<string, string>) => void;
   clock?: TestClock;
   heartbeatMs?: number;
   /** when given, the app logs at info, one JSON line per entry pushed here */
@@ -48,6 +52,7 @@ function environmentFor(dialect: TestDialect, options: TestAppOptions) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  options.prepare?.(env);
   return { env, owned: true };
 }
 
@@ -88,7 +93,8 @@ export function useTestApp(dialect: TestDialect, options: TestAppOptions = {}): 
     owned = environment.owned;
     fixture.env = environment.env;
     Object.assign(fixture, await buildTestApp(dialect, { ...options, env: environment.env }));
-    Object.assign(fixture.admin, await loginAsAdmin(fixture.app));
+    if (options.signInAdmin !== false)
+      Object.assign(fixture.admin, await loginAsAdmin(fixture.app));
     for (const { username, session } of wanted) {
       Object.assign(session, await fixture.createUser(username));
     }

@@ -1,13 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  buildTestApp,
-  describeOnPostgres,
-  destroyTestEnvironment,
-  testEnvironment,
-  type TestApp,
-} from '#test/helpers/app.js';
+import { ADMIN_PASSWORD, describeOnPostgres } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { relayTo } from '#test/helpers/tcp.js';
 
 /** A TCP relay to PostgreSQL whose open connections the test can cut, as a server restart would. */
@@ -34,22 +28,23 @@ async function startRelay(target: URL) {
 
 describeOnPostgres('losing database connections', () => {
   let relay: Awaited<ReturnType<typeof startRelay>>;
-  let t: TestApp;
-  const logLines: string[] = [];
+  const target = new URL(process.env.LARDER_TEST_DATABASE_URL ?? 'postgres://unset');
   beforeAll(async () => {
-    const target = new URL(process.env.LARDER_TEST_DATABASE_URL!);
     relay = await startRelay(target);
-    const url = new URL(target);
-    url.host = `127.0.0.1:${relay.port}`;
-    const env = testEnvironment('postgres');
-    env.LARDER_DATABASE_URL = url.toString();
-    t = await buildTestApp('postgres', { env, logLines });
   });
+  // after the app is closed (hooks run as a stack)
   afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
     relay.cutAll();
     await relay.close();
+  });
+  const logLines: string[] = [];
+  const t = useTestApp('postgres', {
+    logLines,
+    prepare: (env) => {
+      const url = new URL(target);
+      url.host = `127.0.0.1:${relay.port}`;
+      env.LARDER_DATABASE_URL = url.toString();
+    },
   });
 
   it('the server keeps serving after its idle pooled connections are cut', async () => {

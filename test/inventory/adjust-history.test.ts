@@ -3,13 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#src/config.js';
 import { createDatabase } from '#src/db/database.js';
 import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
-import {
-  DIALECTS,
-  buildTestApp,
-  destroyTestEnvironment,
-  login,
-  testEnvironment,
-} from '#test/helpers/app.js';
+import { DIALECTS, destroyTestEnvironment, login, testEnvironment } from '#test/helpers/app.js';
+import { inTestApp } from '#test/helpers/fixtures.js';
 import { call } from './helpers.js';
 import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
 
@@ -273,8 +268,7 @@ describe.each(DIALECTS)('an item counted before the upgrade keeps counting (%s)'
       await old.destroy();
     }
 
-    const { app, close } = await buildTestApp(dialect, { env });
-    try {
+    await inTestApp(dialect, { env }, async ({ app }) => {
       const oma = await login(app, 'oma', 'oma-password');
       const sync = (ops: unknown[]) => call(app, oma, 'POST', '/api/inventory/sync', { ops });
       const item = await call(app, oma, 'GET', '/api/inventory/items/beans');
@@ -290,8 +284,6 @@ describe.each(DIALECTS)('an item counted before the upgrade keeps counting (%s)'
         quantity: 5 + -0.3 + -2.2 + 1,
         lastUpdated: T + 30_000,
       });
-    } finally {
-      await close();
-    }
+    });
   });
 });

@@ -1,8 +1,7 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, describeOnPostgres, login, type Session } from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
-import { buildTestApp } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, share, wholeInventory } from './helpers.js';
 
 /** GET /api/inventory as a client sends it; `etag` from a previous answer, when given. */
@@ -123,8 +122,7 @@ describeOnPostgres('snapshot cache with two instances on one database', () => {
   const anna = t.user('anna');
 
   it('an instance never serves its cached bytes after another instance wrote', async () => {
-    const other = await buildTestApp('postgres', { env: t.env });
-    try {
+    await inTestApp('postgres', { env: t.env }, async (other) => {
       await t.app.inject({
         method: 'PUT',
         url: '/api/inventory',
@@ -141,8 +139,6 @@ describeOnPostgres('snapshot cache with two instances on one database', () => {
       expect(fresh.etag).not.toBe(cached.etag);
       expect(fresh.body.items[1].quantity).toBe(7);
       expect(fresh.body).toEqual((await getSnapshot(other.app, anna)).body);
-    } finally {
-      await other.close();
-    }
+    });
   });
 });

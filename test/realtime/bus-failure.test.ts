@@ -1,30 +1,19 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '#src/events/bus.js';
-import {
-  DIALECTS,
-  createUser,
-  login,
-  loginAsAdmin,
-  withTestApp,
-  type Session,
-} from '#test/helpers/app.js';
+import { DIALECTS, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 // Every event follows a committed change: when the bus fails, the change has happened all the
 // same, so the request still succeeds and the change is stored.
 describe.each(DIALECTS)('a failing event bus (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  let anna: Session;
-  let ben: Session;
+  const t = useTestApp(dialect);
+  const admin = t.admin;
+  const [anna, ben] = t.users('anna', 'ben');
   let publish: EventBus['publish'];
   let attempts: string[];
 
   beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
-    ben = await createUser(t.app, admin, 'ben');
     await seedBasics(t.app, anna);
     publish = t.app.larder.bus.publish;
   });
@@ -38,7 +27,6 @@ describe.each(DIALECTS)('a failing event bus (%s)', (dialect) => {
   afterEach(() => {
     t.app.larder.bus.publish = publish;
   });
-  afterAll(() => t.dispose());
 
   it('an item write still answers 201 and the item is stored', async () => {
     const put = await call(t.app, anna, 'PUT', '/api/inventory/items/rice', itemBody());

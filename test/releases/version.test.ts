@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  bearer,
-  buildTestApp,
-  destroyTestEnvironment,
-  testEnvironment,
-} from '#test/helpers/app.js';
+import { DIALECTS, bearer } from '#test/helpers/app.js';
 import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { publishVersion } from './helpers.js';
 
@@ -113,15 +107,15 @@ describe.each(DIALECTS)('version configuration (%s)', (dialect) => {
   });
 
   it('honours proxy headers with LARDER_TRUST_PROXY, and ignores a corrupt version.json', async () => {
-    const env = testEnvironment(dialect, {
+    const extraEnv = {
       LARDER_TRUST_PROXY: 'true',
       LARDER_VERSION_CODE: '7',
       LARDER_VERSION_NAME: '0.7',
       LARDER_APK_FILE: 'my-app.apk',
-    });
-    fs.writeFileSync(path.join(env.LARDER_DATA_DIR!, 'version.json'), '{"versionCode": "x"');
-    const t = await buildTestApp(dialect, { env });
-    try {
+    };
+    const prepare = (env: Record<string, string>) =>
+      fs.writeFileSync(path.join(env.LARDER_DATA_DIR!, 'version.json'), '{"versionCode": "x"');
+    await inTestApp(dialect, { extraEnv, prepare }, async (t) => {
       const res = await t.app.inject({
         method: 'GET',
         url: '/api/version',
@@ -132,9 +126,6 @@ describe.each(DIALECTS)('version configuration (%s)', (dialect) => {
         versionName: '0.7',
         apkUrl: 'https://larder.example.org/static/my-app.apk',
       });
-    } finally {
-      await t.close();
-      await destroyTestEnvironment(env);
-    }
+    });
   });
 });

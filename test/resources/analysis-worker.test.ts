@@ -3,26 +3,16 @@
 const pristine = { stringify: JSON.stringify, parse: JSON.parse };
 
 const path = await import('node:path');
-const { afterAll, beforeAll, describe, expect, it } = await import('vitest');
+const { describe, expect, it } = await import('vitest');
 const { loadConfig, ConfigError } = await import('#src/config.js');
-const { buildTestApp, destroyTestEnvironment, DIALECTS, loginAsAdmin, testEnvironment } =
-  await import('#test/helpers/app.js');
+const { DIALECTS } = await import('#test/helpers/app.js');
+const { useTestApp } = await import('#test/helpers/fixtures.js');
 const { analyze, filesUnder } = await import('./helpers.js');
 const { slowZip } = await import('./hostile-files.js');
 
 describe.each(DIALECTS)('analysis runs in a worker thread (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof buildTestApp>>;
-  let admin: Awaited<ReturnType<typeof loginAsAdmin>>;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, {
-      env: testEnvironment(dialect, { LARDER_ANALYZE_TIMEOUT: '1' }),
-    });
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await destroyTestEnvironment(t.env);
-  });
+  const t = useTestApp(dialect, { extraEnv: { LARDER_ANALYZE_TIMEOUT: '1' } });
+  const admin = t.admin;
   const staged = () => filesUnder(path.join(t.config.dataDir, 'staging')).sort();
 
   it("after start and an analysis, JSON.stringify and JSON.parse are still the engine's own", async () => {

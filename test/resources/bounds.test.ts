@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, loginAsAdmin, withTestApp, type Session } from '#test/helpers/app.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
 import { analyze, filesUnder } from './helpers.js';
 import * as hostile from './hostile-files.js';
 import { zipOf } from './zip-writer.js';
@@ -9,13 +10,8 @@ const MB = 1024 * 1024;
 
 /** Each limit of docs/resources.md "Bounds", tripped by a small file built here. */
 describe.each(DIALECTS)('analysis is bounded by construction (%s)', (dialect) => {
-  let t: Awaited<ReturnType<typeof withTestApp>>;
-  let admin: Session;
-  beforeAll(async () => {
-    t = await withTestApp(dialect);
-    admin = await loginAsAdmin(t.app);
-  });
-  afterAll(() => t.dispose());
+  const t = useTestApp(dialect);
+  const admin = t.admin;
   afterEach(() => {
     expect(filesUnder(path.join(t.config.dataDir, 'staging'))).toEqual([]);
   });
@@ -81,7 +77,7 @@ describe.each(DIALECTS)('analysis is bounded by construction (%s)', (dialect) =>
       );
       t.clock.advance(25 * 3600 * 1000);
       await t.app.larder.resources.cleanStaging();
-      admin = await loginAsAdmin(t.app);
+      Object.assign(admin, await loginAsAdmin(t.app));
     },
   );
 });
