@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { openSocket } from '#test/helpers/ws.js';
-import { call, itemBody, updateFor } from './helpers.js';
-import { op, useOfflineQueue } from './offline-helpers.js';
+import { call, itemBody, updateFor } from '#test/inventory/helpers.js';
+import { op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
 describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect) => {
   const { t, mom, dad, sockets, sync, get, revision, seed } = useOfflineQueue(dialect);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call } from './helpers.js';
+import { call } from '#test/inventory/helpers.js';
 
 const MAX_ID = 2147483647;
 

@@ -2,8 +2,14 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, seedBasics, share } from './helpers.js';
-import { T0, model, type Field, type QueuedOp, type Values } from './offline-model.js';
+import { call, seedBasics, share } from '#test/inventory/helpers.js';
+import {
+  T0,
+  model,
+  type Field,
+  type QueuedOp,
+  type Values,
+} from '#test/inventory/offline-model.js';
 
 /**
  * Three phones queue random operations offline on shared items, send their queues in random

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket } from '#test/helpers/ws.js';
-import { callsAs, itemBody, seedBasics, updateFor } from './helpers.js';
+import { callsAs, itemBody, seedBasics, updateFor } from '#test/inventory/helpers.js';
 
 // Writes that arrive together (on SQLite they share one COMMIT): each is answered for itself,
 // a refused one keeps nothing, and every accepted one has a revision and an event of its own.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
-import { call, itemBody } from './helpers.js';
-import { op, useOfflineQueue } from './offline-helpers.js';
-import { importBody, snapshotByNames } from './transfer-helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
+import { op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
+import { importBody, snapshotByNames } from '#test/inventory/transfer-helpers.js';
 
 const MAX = 1e12;
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, share } from './helpers.js';
+import { call, share } from '#test/inventory/helpers.js';
 
 /** A client that only ever applies deltas from /changes, starting from one snapshot. */
 class DeltaClient {

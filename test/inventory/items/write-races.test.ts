@@ -3,7 +3,7 @@ import { findItemStates } from '#src/inventory/items/items.repository.js';
 import { casUpdateItems } from '#src/inventory/items/items.cas.repository.js';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody, seedBasics } from './helpers.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 // Writers racing on one inventory. On PostgreSQL a PATCH is one statement that writes only if the
 // item is still as read, and is read and tried again otherwise: whatever path each write takes,

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, describeOnPostgres, login, type Session } from '#test/helpers/app.js';
 import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody, share, wholeInventory } from './helpers.js';
+import { call, itemBody, share, wholeInventory } from '#test/inventory/helpers.js';
 
 /** GET /api/inventory as a client sends it; `etag` from a previous answer, when given. */
 async function getSnapshot(

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
-import { call, itemBody } from './helpers.js';
-import { op, useOfflineQueue } from './offline-helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
+import { op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
 /**
  * A delta from revision 0 (`GET /api/inventory/changes?since=0`, `POST /api/inventory/sync

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { callsAs, itemBody } from './helpers.js';
+import { callsAs, itemBody } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)('categories, locations and settings (%s)', (dialect) => {
   const t = useTestApp(dialect);

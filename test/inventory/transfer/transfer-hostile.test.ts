@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody } from './helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
 
 const importCsv = (
   app: any,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
-import { call, itemBody } from './helpers.js';
-import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
+import { DAY, MINUTE, op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
 describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect) => {
   const { t, mom, dad, sync, get, revision, seed } = useOfflineQueue(dialect);

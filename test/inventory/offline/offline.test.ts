@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, createUser, loginAsAdmin } from '#test/helpers/app.js';
 import { inTestApp } from '#test/helpers/fixtures.js';
 import { ConfigError, loadConfig } from '#src/config.js';
-import { call, itemBody, seedBasics } from './helpers.js';
-import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { DAY, MINUTE, op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
 describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect) => {
   const { t, mom, dad, sync, get, seed } = useOfflineQueue(dialect);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody, seedBasics } from './helpers.js';
+import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 const DAY = 24 * 3600 * 1000;
 

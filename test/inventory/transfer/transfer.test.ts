@@ -2,8 +2,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, type TestSocket } from '#test/helpers/ws.js';
-import { call, itemBody, updateFor } from './helpers.js';
-import { importBody, snapshotByNames } from './transfer-helpers.js';
+import { call, itemBody, updateFor } from '#test/inventory/helpers.js';
+import { importBody, snapshotByNames } from '#test/inventory/transfer-helpers.js';
 
 describe.each(DIALECTS)('inventory export and import (%s)', (dialect) => {
   const t = useTestApp(dialect);

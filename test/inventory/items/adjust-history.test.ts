@@ -5,8 +5,8 @@ import { createDatabase } from '#src/db/database.js';
 import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
 import { DIALECTS, destroyTestEnvironment, login, testEnvironment } from '#test/helpers/app.js';
 import { inTestApp } from '#test/helpers/fixtures.js';
-import { call } from './helpers.js';
-import { DAY, MINUTE, op, useOfflineQueue } from './offline-helpers.js';
+import { call } from '#test/inventory/helpers.js';
+import { DAY, MINUTE, op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
 /** The quantity the merge rules give: the base, then each adjust after it, summed in time order. */
 function folded(base: number, adjusts: { t: number; o: string; delta: number }[]) {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, callsAs, itemBody, seedBasics } from './helpers.js';
+import { call, callsAs, itemBody, seedBasics } from '#test/inventory/helpers.js';
 
 const ID = '6f1c1e8e-3f43-4c5a-9d56-0d7c2b1e9a11';
 
