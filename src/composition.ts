@@ -16,6 +16,7 @@ import type { InventoriesService } from './inventories/inventories.service.js';
 import { expiryFeature } from './expiry/expiry.feature.js';
 import type { ExpiryService } from './expiry/expiry.service.js';
 import type { Webhooks } from './expiry/webhooks.service.js';
+import { adminInventoryReadRoutes } from './inventory/inventory.admin.routes.js';
 import { inventoryRoutes } from './inventory/inventory.routes.js';
 import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
 import { messagesFeature } from './messages/messages.feature.js';
@@ -240,10 +241,14 @@ function inventoryFeature(deps: Deps) {
     bus,
     clock,
     clockSkewMs: config.clockSkewMs,
+    timeZone: config.timeZone,
   });
   const feature: Feature = {
     name: 'inventory',
-    routes: (guards) => [inventoryRoutes({ inventory, guards })],
+    routes: (guards) => [
+      inventoryRoutes({ inventory, guards }),
+      adminInventoryReadRoutes({ inventory, guards }),
+    ],
     jobs: () => [
       { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
     ],

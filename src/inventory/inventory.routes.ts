@@ -5,6 +5,7 @@ import type { InventoryService } from './inventory.service.js';
 import { itemsRoutes } from './items/items.routes.js';
 import { namedRoutes } from './named/named.routes.js';
 import { offlineRoutes } from './offline/offline.routes.js';
+import { readinessRoutes } from './readiness/readiness.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
 import { summaryRoutes } from './summary/summary.routes.js';
 import { SummarySchema } from './summary/summary.schemas.js';
@@ -26,6 +27,7 @@ export const inventoryRoutes: Routes<{ inventory: InventoryService; guards: Guar
 
     await app.register(syncRoutes({ sync: inventory.sync, replace: inventory.replace }));
     await app.register(summaryRoutes(inventory.summary));
+    await app.register(readinessRoutes(inventory.readiness));
     await app.register(settingsRoutes(inventory.settings));
     await app.register(itemsRoutes(inventory.items));
     await app.register(namedRoutes(inventory.categories, 'categories'));

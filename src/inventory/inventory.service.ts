@@ -12,6 +12,7 @@ import { foldOldAdjusts } from './items/items.writer.js';
 import { createOfflineService } from './offline/offline.service.js';
 import { pruneResults } from './offline/offline.repository.js';
 import { createSettingsService } from './settings/settings.service.js';
+import { createReadinessService } from './readiness/readiness.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
 import { createTransferService } from './transfer/transfer.service.js';
@@ -38,6 +39,8 @@ export function createInventoryService(deps: {
   clock: () => number;
   /** LARDER_CLOCK_SKEW in ms (default 60 s: the CLI's writers need no config) */
   clockSkewMs?: number;
+  /** LARDER_TZ: the day expiry dates are read against (default UTC: the CLI needs no config) */
+  timeZone?: string;
 }) {
   const { db, clock } = deps;
   const cache = createSnapshotCache();
@@ -81,6 +84,7 @@ export function createInventoryService(deps: {
     offline: createOfflineService({ mutate, sync }),
     replace: createReplaceService({ mutate }),
     summary: createSummaryService({ db, clock }),
+    readiness: createReadinessService({ db, clock, timeZone: deps.timeZone ?? 'UTC' }),
     items: createItemsService({ db, mutate }),
     categories: createNamedService({ db, mutate }, 'categories'),
     locations: createNamedService({ db, mutate }, 'locations'),

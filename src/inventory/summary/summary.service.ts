@@ -8,30 +8,10 @@ import type { Item, Settings } from '#src/inventory/inventory.schemas.js';
 import { listItems } from '#src/inventory/items/items.repository.js';
 import { listSettings } from '#src/inventory/settings/settings.repository.js';
 import type { Summary } from './summary.schemas.js';
+import { KG_PER_UNIT, positiveSetting as positive, round, unitKey } from './supply.rules.js';
 
 const EXPIRING_WITHIN_DAYS = 30;
 const DAY_MS = 24 * 3600 * 1000;
-
-/** Units whose quantity converts to kilograms (litres count as kilograms: density ≈ 1). */
-const KG_PER_UNIT: Record<string, number> = {
-  kg: 1,
-  g: 0.001,
-  mg: 0.000001,
-  lb: 0.45359237,
-  oz: 0.028349523125,
-  l: 1,
-  dl: 0.1,
-  cl: 0.01,
-  ml: 0.001,
-};
-
-function positive(value: string | undefined, fallback: number, integer: boolean): number {
-  const n = Number(value);
-  if (value === undefined || !Number.isFinite(n) || n <= 0) return fallback;
-  return integer ? Math.max(1, Math.round(n)) : n;
-}
-
-const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Pure computation: figures of a list of items on a given day. */
 function summarize(items: Item[], settings: Settings, now: number): Summary {
@@ -42,7 +22,7 @@ function summarize(items: Item[], settings: Settings, now: number): Summary {
   let itemsWithoutKcal = 0;
   for (const item of items) {
     totalValue += item.quantity * item.unitPrice;
-    const kgPerUnit = KG_PER_UNIT[item.unit.trim().toLowerCase()];
+    const kgPerUnit = KG_PER_UNIT[unitKey(item.unit)];
     if (item.kcalPerKg === null || kgPerUnit === undefined) itemsWithoutKcal += 1;
     else totalKcal += item.quantity * kgPerUnit * item.kcalPerKg;
   }

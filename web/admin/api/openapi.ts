@@ -467,6 +467,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inventory/readiness': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How many days the stock lasts the household, against the goal; what runs out or expires before it is used. Any signed-in user, on their own inventory */
+    get: operations['getInventoryReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/inventory/settings': {
     parameters: {
       query?: never;
@@ -657,6 +674,23 @@ export interface paths {
     put?: never;
     /** Upload the offline queue (up to 1000 operations, 4 MB) and pull the changes since `since` in one round trip; one result per operation. Any signed-in user, on their own inventory */
     post: operations['postInventorySync'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/inventories/{id}/readiness': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Admin: an inventory's readiness, as its members see it */
+    get: operations['getAdminInventoriesByIdReadiness'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1325,6 +1359,55 @@ export interface components {
       expired: components['schemas']['InventoryItem'][];
       /** @description expiryDate from today to today + 30 days */
       expiringSoon: components['schemas']['InventoryItem'][];
+    };
+    /** @description How long the stock lasts the household (docs/api.md, "Readiness") */
+    InventoryReadiness: {
+      /** @description setting householdSize, default 1 */
+      householdSize: number;
+      /** @description setting goalDays, default 10 */
+      goalDays: number;
+      food: {
+        /** @description Σ kcal as the summary counts it, the water category left out; whole kcal */
+        kcal: number;
+        /** @description kcal / (householdSize × dailyKcal), one decimal (dailyKcal default 2200) */
+        days: number;
+        /** @description items outside the water category without kcalPerKg or a mass/volume unit */
+        itemsWithoutKcal: number;
+      };
+      water: {
+        /** @description Σ litres of the water category's items with a volume unit; two decimals */
+        liters: number;
+        /** @description liters / (householdSize × dailyWaterLiters), one decimal (default 2 l) */
+        days: number;
+      };
+      /** @description min(food.days, water.days) */
+      days: number;
+      /** @description both shortfalls are 0 */
+      goalMet: boolean;
+      shortfall: {
+        /** @description max(0, householdSize × dailyKcal × goalDays − food.kcal) */
+        kcal: number;
+        /** @description max(0, householdSize × dailyWaterLiters × goalDays − water.liters) */
+        liters: number;
+      };
+      /** @description items used in the last 90 days that run out before goalDays; soonest first */
+      runOut: {
+        itemId: string;
+        name: string;
+        /** @description quantity / daily use, one decimal; below goalDays */
+        daysLeft: number;
+      }[];
+      /** @description items used in the last 90 days that expire before they are used up */
+      expiringBeforeUse: {
+        itemId: string;
+        name: string;
+        /** @description YYYY-MM-DD */
+        expiryDate: string;
+        /** @description the quantity now */
+        quantity: number;
+        /** @description quantity − daily use × days until the expiry date (0 once expired); two decimals */
+        projectedLeft: number;
+      }[];
     };
     InventoryImportResult: {
       /** @description false for a dry run: nothing was written */
@@ -4250,6 +4333,75 @@ export interface operations {
       };
     };
   };
+  getInventoryReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How long the stock lasts the household (docs/api.md, "Readiness") */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryReadiness'];
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getInventorySettings: {
     parameters: {
       query?: never;
@@ -6441,6 +6593,87 @@ export interface operations {
       /** @description insufficient_storage: the server's disk is full; nothing was stored */
       507: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminInventoriesByIdReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How long the stock lasts the household (docs/api.md, "Readiness") */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InventoryReadiness'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
