@@ -18,7 +18,7 @@ const FEATURES = [
   'auth',
   'backups',
   'expiry',
-  'inventories',
+  'households',
   'inventory',
   'messages',
   'push',

@@ -11,8 +11,8 @@ import type { EventBus } from './events/bus.js';
 import { appFeature } from './app.feature.js';
 import type { Feature, FeatureDeps } from './feature.js';
 import type { Guards } from './http/auth.js';
-import { inventoriesFeature } from './inventories/inventories.feature.js';
-import type { InventoriesService } from './inventories/inventories.service.js';
+import { householdsFeature } from './households/households.feature.js';
+import type { HouseholdsService } from './households/households.service.js';
 import { expiryFeature } from './expiry/expiry.feature.js';
 import type { ExpiryService } from './expiry/expiry.service.js';
 import type { Webhooks } from './expiry/webhooks.service.js';
@@ -54,7 +54,7 @@ export interface AppContext {
   oidc: OidcService | null;
   loginThrottle: LoginThrottle;
   users: UsersService;
-  inventories: InventoriesService;
+  households: HouseholdsService;
   /** the signed-in user's inventory: items, categories, locations, settings, sync */
   inventory: InventoryService;
   /** expiry list and settings, the daily digest (lease per inventory and day) */
@@ -100,12 +100,12 @@ export function createServices(deps: Deps): {
 
   const credentials = createCredentials(deps);
   const inventory = inventoryFeature(deps);
-  const inventories = inventoriesFeature({ db, clock, inventory: inventory.inventory });
+  const households = householdsFeature({ db, clock, inventory: inventory.inventory });
   const users = usersFeature({
     db,
     bus,
     clock,
-    inventories: inventories.inventories,
+    households: households.households,
     credentials: credentials.credentials,
     isOnline: (userId) => realtime.hub.isOnline(userId),
   });
@@ -141,7 +141,7 @@ export function createServices(deps: Deps): {
     timeZone: config.timeZone,
     settings: inventory.inventory.settings,
     items: inventory.inventory.items,
-    inventories: inventories.inventories,
+    households: households.households,
     hub: realtime.hub,
     outbound,
   });
@@ -180,7 +180,7 @@ export function createServices(deps: Deps): {
     oidc: auth.oidc,
     loginThrottle: auth.loginThrottle,
     users: users.users,
-    inventories: inventories.inventories,
+    households: households.households,
     inventory: inventory.inventory,
     expiry: expiry.expiry,
     webhooks: expiry.webhooks,
@@ -206,7 +206,7 @@ export function createServices(deps: Deps): {
     }),
     auth.feature,
     users.feature,
-    inventories.feature,
+    households.feature,
     inventory.feature,
     expiry.feature,
     backups.feature,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
 import type { EventBus } from '#src/events/bus.js';
 import type { Feature } from '#src/feature.js';
-import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { HouseholdsService } from '#src/households/households.service.js';
 import type { Outbound } from '#src/outbound/outbound.js';
 import { connectExpiryToHub, type ExpirySocketHub } from './expiry.realtime.js';
 import { adminWebhookRoutes, expiryRoutes } from './expiry.routes.js';
@@ -28,11 +28,11 @@ export function expiryFeature(deps: {
   timeZone: string;
   settings: ExpiryDeps['settings'];
   items: ExpiryDeps['items'];
-  inventories: InventoriesService;
+  households: HouseholdsService;
   hub: ExpirySocketHub;
   outbound: Outbound;
 }) {
-  const { db, bus, clock, log, timeZone, settings, items, inventories, hub, outbound } = deps;
+  const { db, bus, clock, log, timeZone, settings, items, households, hub, outbound } = deps;
   const expiry = createExpiryService({
     db,
     bus,
@@ -40,11 +40,11 @@ export function expiryFeature(deps: {
     timeZone,
     settings,
     items,
-    inventories,
+    households,
     log,
   });
   const realtime = connectExpiryToHub({ hub, bus, expiry, log });
-  const webhooks = createWebhooks({ db, clock, log, outbound, inventories });
+  const webhooks = createWebhooks({ db, clock, log, outbound, households });
   const feature: Feature = {
     name: 'expiry',
     routes: (guards) => [

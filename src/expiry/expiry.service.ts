@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import crypto from 'node:crypto';
 import type { DB } from '#src/db/types.js';
-import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { HouseholdsService } from '#src/households/households.service.js';
 import type { EventBus } from '#src/events/bus.js';
 import type { Caller, ItemsService, SettingsService } from '#src/inventory/inventory.service.js';
 import { webhookBody } from './webhooks.mapper.js';
@@ -46,10 +46,10 @@ export function createExpiryService(deps: {
   /** the items expiring */
   items: Pick<ItemsService, 'expiringBy'>;
   /** the inventories' names and members */
-  inventories: Pick<InventoriesService, 'nameOf' | 'memberIds'>;
+  households: Pick<HouseholdsService, 'nameOf' | 'memberIds'>;
   log: FastifyBaseLogger;
 }) {
-  const { db, bus, clock, timeZone, inventories, log } = deps;
+  const { db, bus, clock, timeZone, households, log } = deps;
 
   /** The expiry settings from their stored values (a missing or unreadable one: its default). */
   const expirySettings = (noticeDays: string | undefined, digestHour: string | undefined) => ({
@@ -88,7 +88,7 @@ export function createExpiryService(deps: {
       expiringSoon: items.filter((i) => i.daysLeft >= 0),
     };
     // read before the transaction: the inventories service does not run inside this one
-    const name = items.length > 0 ? ((await inventories.nameOf(inventoryId)) ?? '') : '';
+    const name = items.length > 0 ? ((await households.nameOf(inventoryId)) ?? '') : '';
     const claimed = await db.transaction().execute(async (trx) => {
       const row = {
         inventory_id: inventoryId,
@@ -225,7 +225,7 @@ export function createExpiryService(deps: {
     /** Today (YYYY-MM-DD) in the server's time zone. */
     today: () => localTime(clock(), timeZone).day,
 
-    memberIds: inventories.memberIds,
+    memberIds: households.memberIds,
   };
 }
 

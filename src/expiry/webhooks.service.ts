@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, InventoryWebhooksTable, WebhookDeliveriesTable } from '#src/db/types.js';
 import { badRequest, notFound } from '#src/http/errors.js';
-import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { HouseholdsService } from '#src/households/households.service.js';
 import { OutboundError, type Outbound } from '#src/outbound/outbound.js';
 import { createOutboxRunner } from '#src/outbound/outbox.js';
 import * as repo from './expiry.repository.js';
@@ -41,9 +41,9 @@ export function createWebhooks(deps: {
   clock: () => number;
   log: FastifyBaseLogger;
   outbound: Outbound;
-  inventories: Pick<InventoriesService, 'exists'>;
+  households: Pick<HouseholdsService, 'exists'>;
 }) {
-  const { db, clock, log, outbound, inventories } = deps;
+  const { db, clock, log, outbound, households } = deps;
 
   /** The URL as stored; 400 naming what is wrong (a refused address, user:password@...). */
   function checkUrl(raw: string): string {
@@ -110,7 +110,7 @@ export function createWebhooks(deps: {
     async put(inventoryId: string, input: WebhookInput): Promise<Webhook> {
       const url = checkUrl(input.url);
       const now = clock();
-      if (!(await inventories.exists(inventoryId))) throw missingInventory(inventoryId);
+      if (!(await households.exists(inventoryId))) throw missingInventory(inventoryId);
       return db.transaction().execute(async (trx) => {
         const existing = await repo.findWebhook(trx, inventoryId);
         const row: InventoryWebhooksTable = {

@@ -6,7 +6,7 @@ import type { ChangeEntity, ChangeOp, DB, InventoriesTable } from '#src/db/types
 /**
  * What a write does to the inventory's own row (name, revision, history floor), its change log,
  * and the per-inventory counts of the admin statistics. Creating, listing, locking and deleting
- * inventory rows belong to the inventories feature (src/inventories/inventories.repository.ts);
+ * inventory rows belong to the households feature (src/households/households.repository.ts);
  * the sub-resources (items/, named/, settings/) keep their tables' queries next to them.
  */
 

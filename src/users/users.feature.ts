@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
 import type { EventBus } from '#src/events/bus.js';
 import type { Feature } from '#src/feature.js';
-import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { HouseholdsService } from '#src/households/households.service.js';
 import { directoryRoutes } from './directory.routes.js';
 import { adminUserRoutes } from './users.routes.js';
 import { createUsersService, type CredentialsPort } from './users.service.js';
@@ -12,7 +12,7 @@ export function usersFeature(deps: {
   db: Kysely<DB>;
   bus: EventBus;
   clock: () => number;
-  inventories: InventoriesService;
+  households: HouseholdsService;
   credentials: CredentialsPort;
   /** whether the user has a socket open (asked of the socket hub, built later) */
   isOnline: (userId: string) => boolean;

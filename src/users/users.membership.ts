@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { notFound } from '#src/http/errors.js';
-import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { HouseholdsService } from '#src/households/households.service.js';
 import type { EventBus } from '#src/events/bus.js';
 import * as repo from './users.repository.js';
 import { toUser, type User } from './users.mapper.js';
@@ -13,12 +13,12 @@ import { toUser, type User } from './users.mapper.js';
  */
 export function createMembership(deps: {
   db: Kysely<DB>;
-  inventories: InventoriesService;
+  households: HouseholdsService;
   bus: EventBus;
   /** drops the cached user, whose cached caller carries the inventory id */
   credentials: { forgetUser(userId: string): void };
 }) {
-  const { db, inventories, bus, credentials } = deps;
+  const { db, households, bus, credentials } = deps;
 
   /**
    * Moves a user into the inventory `target` picks, in one transaction that also removes the
@@ -36,7 +36,7 @@ export function createMembership(deps: {
       const inventoryId = await target(trx, row.inventory_id);
       await repo.setUserInventory(trx, userId, inventoryId);
       if (row.inventory_id && row.inventory_id !== inventoryId) {
-        await inventories.deleteIfOrphan(trx, row.inventory_id);
+        await households.deleteIfOrphan(trx, row.inventory_id);
       }
       return { user: toUser({ ...row, inventory_id: inventoryId }), previous: row.inventory_id };
     });
@@ -58,7 +58,7 @@ export function createMembership(deps: {
       return moveUser(
         userId,
         async (trx, previous) => {
-          await inventories.lockForMove(trx, inventoryId, previous);
+          await households.lockForMove(trx, inventoryId, previous);
           return inventoryId;
         },
         'assigned',
@@ -70,8 +70,8 @@ export function createMembership(deps: {
       return moveUser(
         userId,
         async (trx, previous) => {
-          await inventories.lockForMove(trx, null, previous);
-          return inventories.createInventory(trx);
+          await households.lockForMove(trx, null, previous);
+          return households.createInventory(trx);
         },
         'detached',
       );

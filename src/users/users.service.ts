@@ -4,7 +4,7 @@ import { USERNAME_PATTERN, isValidPassword } from './users.rules.js';
 import { isUniqueViolation, type Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#src/http/errors.js';
-import type { InventoriesService } from '#src/inventories/inventories.service.js';
+import type { HouseholdsService } from '#src/households/households.service.js';
 import type { EventBus } from '#src/events/bus.js';
 import { createMembership } from './users.membership.js';
 import * as repo from './users.repository.js';
@@ -55,14 +55,14 @@ async function lockAdmins(trx: Executor, actingUserId: string): Promise<string[]
 
 export function createUsersService(deps: {
   db: Kysely<DB>;
-  inventories: InventoriesService;
+  households: HouseholdsService;
   bus: EventBus;
   /** hashes passwords; a password change or a deletion ends the user's sessions through it */
   credentials: CredentialsPort;
   clock: () => number;
 }) {
-  const { db, inventories, bus, credentials, clock } = deps;
-  const membership = createMembership({ db, inventories, bus, credentials });
+  const { db, households, bus, credentials, clock } = deps;
+  const membership = createMembership({ db, households, bus, credentials });
 
   async function requireRow(id: string) {
     const row = await repo.findUserById(db, id);
@@ -116,7 +116,7 @@ export function createUsersService(deps: {
       const passwordHash = await credentials.hash(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
-          const inventoryId = await inventories.createInventory(trx);
+          const inventoryId = await households.createInventory(trx);
           const row = {
             id: crypto.randomUUID(),
             username: input.username,
@@ -225,7 +225,7 @@ export function createUsersService(deps: {
         const row = await repo.lockUser(trx, id);
         if (!row) return;
         await repo.deleteUser(trx, id);
-        if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
+        if (row.inventory_id) await households.deleteIfOrphan(trx, row.inventory_id);
       });
       credentials.forgetUser(id);
     },
@@ -241,7 +241,7 @@ export function createUsersService(deps: {
           throw conflict('The last admin cannot be deleted');
         }
         await repo.deleteUser(trx, id);
-        if (row.inventory_id) await inventories.deleteIfOrphan(trx, row.inventory_id);
+        if (row.inventory_id) await households.deleteIfOrphan(trx, row.inventory_id);
       });
       credentials.forgetUser(id); // its sessions went with it (foreign key cascade)
       await bus.publishAfterCommit({ type: 'sessionsEnded', userId: id });

@@ -82,7 +82,7 @@ describeInBrowser('admin interface: users and inventories', () => {
     await page.locator('.create-user [role="alert"]').waitFor({ state: 'detached' });
     await userCard(page, 'alice').getByText('shared by 2').waitFor();
     expect(
-      (await ctx.t.app.larder.inventories.statsPerInventory()).map((s) => s.totalItems),
+      (await ctx.t.app.larder.households.statsPerInventory()).map((s) => s.totalItems),
     ).not.toContain(3);
   });
 

@@ -7,8 +7,8 @@ import {
   InventoryStatsSchema,
   InventoryViewSchema,
   TotalsSchema,
-} from './inventories.schemas.js';
-import type { InventoriesService } from './inventories.service.js';
+} from './households.schemas.js';
+import type { HouseholdsService } from './households.service.js';
 
 const RenameBody = Type.Object(
   { name: Type.String({ maxLength: 100 }) },
@@ -16,8 +16,8 @@ const RenameBody = Type.Object(
 );
 
 /** Inventories, their names and statistics: admins only. */
-export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; guards: Guards }> =
-  ({ inventories, guards }) =>
+export const adminInventoryRoutes: Routes<{ households: HouseholdsService; guards: Guards }> =
+  ({ households, guards }) =>
   async (app) => {
     app.addSchema(InventoryViewSchema);
     app.addSchema(AdminItemSchema);
@@ -29,7 +29,7 @@ export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; gua
       doc('Admin: every inventory with its members', {
         response: { 200: Type.Array(Type.Ref('InventoryView')) },
       }),
-      () => inventories.list(),
+      () => households.list(),
     );
 
     app.put(
@@ -39,7 +39,7 @@ export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; gua
         body: RenameBody,
         response: { 200: Type.Ref('InventoryView'), ...errors(400, 404) },
       }),
-      (request) => inventories.rename(request.params.id, request.body.name),
+      (request) => households.rename(request.params.id, request.body.name),
     );
 
     app.get(
@@ -48,13 +48,13 @@ export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; gua
         params: IdParams,
         response: { 200: Type.Array(Type.Ref('AdminItem')), ...errors(400, 404) },
       }),
-      (request) => inventories.items(request.params.id),
+      (request) => households.items(request.params.id),
     );
 
     app.get(
       '/api/admin/stats',
       doc('Admin: statistics over all inventories', { response: { 200: TotalsSchema } }),
-      () => inventories.totals(),
+      () => households.totals(),
     );
 
     app.get(
@@ -62,6 +62,6 @@ export const adminInventoryRoutes: Routes<{ inventories: InventoriesService; gua
       doc('Admin: statistics per inventory', {
         response: { 200: Type.Array(InventoryStatsSchema) },
       }),
-      () => inventories.statsPerInventory(),
+      () => households.statsPerInventory(),
     );
   };

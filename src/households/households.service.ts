@@ -4,8 +4,8 @@ import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { notFound } from '#src/http/errors.js';
 import type { InventoryService } from '#src/inventory/inventory.service.js';
-import type { AdminItem, InventoryStats, InventoryView, Totals } from './inventories.schemas.js';
-import * as repo from './inventories.repository.js';
+import type { AdminItem, InventoryStats, InventoryView, Totals } from './households.schemas.js';
+import * as repo from './households.repository.js';
 
 const RECENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
@@ -14,7 +14,7 @@ const RECENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
  * (in the transaction that left it empty), the admin's list, names and statistics. What is in an
  * inventory, its revision and change log belong to the inventory feature (src/inventory/).
  */
-export function createInventoriesService(deps: {
+export function createHouseholdsService(deps: {
   db: Kysely<DB>;
   clock: () => number;
   inventory: InventoryService;
@@ -150,4 +150,4 @@ export function createInventoriesService(deps: {
   };
 }
 
-export type InventoriesService = ReturnType<typeof createInventoriesService>;
+export type HouseholdsService = ReturnType<typeof createHouseholdsService>;
