@@ -242,6 +242,7 @@ function inventoryFeature(deps: Deps) {
     clock,
     clockSkewMs: config.clockSkewMs,
     timeZone: config.timeZone,
+    journalDays: config.journalDays,
   });
   const feature: Feature = {
     name: 'inventory',
@@ -251,6 +252,7 @@ function inventoryFeature(deps: Deps) {
     ],
     jobs: () => [
       { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
+      { name: 'journal-pruning', everyMs: HOUR_MS, run: () => inventory.journal.prune() },
     ],
   };
   return { inventory, feature };

@@ -42,6 +42,8 @@ export interface Config {
   /** 0 disables scheduled backups */
   backupIntervalSeconds: number;
   backupKeep: number;
+  /** days journal rows are kept; 0: no journal is written */
+  journalDays: number;
   /** failed logins allowed per username and per client address within loginRateWindowSeconds */
   loginRateLimit: number;
   loginRateWindowSeconds: number;
@@ -188,6 +190,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     storage: vars.LARDER_STORAGE === 's3' ? s3Config(env) : { kind: 'folder' },
     backupIntervalSeconds: vars.LARDER_BACKUP_INTERVAL,
     backupKeep: vars.LARDER_BACKUP_KEEP,
+    journalDays: vars.LARDER_JOURNAL_DAYS,
     loginRateLimit: vars.LARDER_LOGIN_RATE_LIMIT,
     loginRateWindowSeconds: vars.LARDER_LOGIN_RATE_WINDOW,
     analyzeWorkers: vars.LARDER_ANALYZE_WORKERS,

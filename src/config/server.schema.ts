@@ -109,6 +109,13 @@ export const serverVariables = {
     description:
       'how many server-made backups (scheduled, on demand or from the CLI) to keep; older ones are deleted',
   }),
+  LARDER_JOURNAL_DAYS: whole({
+    default: '400',
+    min: 0,
+    max: 100_000,
+    description:
+      "days the inventory journal (who changed which item's quantity, when) is kept; older rows are removed hourly. `0`: no journal is written (and what there is goes), so readiness has no consumption rates",
+  }),
   LARDER_ANALYZE_WORKERS: whole({
     default: '1',
     min: 1,

@@ -1,10 +1,12 @@
 import { AppError } from '#src/http/errors.js';
+import type { Writer } from './journal/journal.author.js';
 
 /**
  * The caller as the inventory routes see it (an AuthUser fits): every route works on the
- * signed-in user's own inventory, never on one named in the request.
+ * signed-in user's own inventory, never on one named in the request. Its id and name are what
+ * the journal records of its writes.
  */
-export interface Caller {
+export interface Caller extends Writer {
   inventoryId: string | null;
 }
 

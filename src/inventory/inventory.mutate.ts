@@ -5,6 +5,7 @@ import type { DB } from '#src/db/types.js';
 import type { AppError } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
 import { timeSlicer } from '#src/db/prepared.js';
+import type { Author } from './journal/journal.author.js';
 import { noInventory } from './inventory.caller.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';
 import { itemCount } from './items/items.repository.js';
@@ -29,10 +30,24 @@ export interface MutationContext {
   itemsAdded: number;
   /** Await between slices of a long write: yields to the event loop every ~20 ms. */
   pace: () => Promise<void>;
+  /**
+   * Who writes, for the journal rows the item writer adds (items.writer.ts); null for writes that
+   * change no item's quantity or existence (a rename, folding old adjusts).
+   */
+  author: Author | null;
+  /** false when LARDER_JOURNAL_DAYS is 0: no journal rows are written */
+  journaling: boolean;
 }
 
-/** The time of a write: `now` and the clamp of MutationContext. */
-export type Moment = Pick<MutationContext, 'now' | 'clamp'>;
+/** The time of a write (`now` and the clamp of MutationContext) and whether it is journaled. */
+export type Moment = Pick<MutationContext, 'now' | 'clamp' | 'journaling'>;
+
+/** What a write says about itself besides its work. */
+export interface MutateOptions {
+  /** the error when the inventory does not exist (default: 409 for a caller's own one) */
+  missing?: () => AppError;
+  author?: Author;
+}
 
 /**
  * One attempt of a write outside any transaction (PostgreSQL): what was read decided either the
@@ -43,12 +58,11 @@ export type Moment = Pick<MutationContext, 'now' | 'clamp'>;
 export type Attempt<T> =
   { done: T } | { write: () => Promise<number | null>; result: (revision: number) => T } | null;
 
-/** `missing` is the error when the inventory does not exist (409 for a caller's own one). */
 export interface Mutate {
   <T>(
     inventoryId: string,
     work: (ctx: MutationContext) => Promise<T>,
-    missing?: () => AppError,
+    options?: MutateOptions,
   ): Promise<T>;
   /**
    * The write in one statement on PostgreSQL: `attempt` reads without a transaction and returns
@@ -59,6 +73,7 @@ export interface Mutate {
     inventoryId: string,
     attempt: (moment: Moment) => Promise<Attempt<T>>,
     work: (ctx: MutationContext) => Promise<T>,
+    author: Author,
   ): Promise<T>;
 }
 
@@ -79,14 +94,16 @@ export function createMutate(deps: {
   clockSkewMs: number;
   /** Called after the commit of every write that bumped the revision (the snapshot cache). */
   afterWrite?: (inventoryId: string, revision: number) => void;
+  /** false: no journal rows are written (LARDER_JOURNAL_DAYS=0) */
+  journaling: boolean;
 }): Mutate {
-  const { db, bus, clock, clockSkewMs, afterWrite } = deps;
+  const { db, bus, clock, clockSkewMs, afterWrite, journaling } = deps;
   const transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
     ? (work) => db.transaction().execute(work)
     : createGroupCommit(db);
   const moment = (): Moment => {
     const now = clock();
-    return { now, clamp: (time) => (time > now + clockSkewMs ? now : time) };
+    return { now, clamp: (time) => (time > now + clockSkewMs ? now : time), journaling };
   };
   const committed = (inventoryId: string, revision: number) => {
     afterWrite?.(inventoryId, revision);
@@ -95,11 +112,11 @@ export function createMutate(deps: {
   const mutate = async <T>(
     inventoryId: string,
     work: (ctx: MutationContext) => Promise<T>,
-    missing: () => AppError = noInventory,
+    options: MutateOptions = {},
   ): Promise<T> => {
     const { result, revision } = await transaction(async (trx) => {
       const inventory = await repo.lockInventory(trx, inventoryId);
-      if (!inventory) throw missing();
+      if (!inventory) throw (options.missing ?? noInventory)();
       const ctx: MutationContext = {
         trx,
         inventoryId,
@@ -108,6 +125,7 @@ export function createMutate(deps: {
         changes: [],
         itemsAdded: 0,
         pace: timeSlicer(),
+        author: options.author ?? null,
       };
       const result = await work(ctx);
       if (ctx.changes.length === 0) return { result, revision: null };
@@ -129,6 +147,7 @@ export function createMutate(deps: {
       inventoryId: string,
       attempt: (moment: Moment) => Promise<Attempt<T>>,
       work: (ctx: MutationContext) => Promise<T>,
+      author: Author,
     ): Promise<T> {
       for (let i = 0; single && i < CAS_ATTEMPTS; i++) {
         const plan = await attempt(moment());
@@ -139,7 +158,7 @@ export function createMutate(deps: {
         committed(inventoryId, revision);
         return plan.result(revision);
       }
-      return mutate(inventoryId, work);
+      return mutate(inventoryId, work, { author });
     },
   });
 }

@@ -3,6 +3,7 @@ import type { Guards } from '#src/http/auth.js';
 import { ItemSchema, NamedSchema } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import { itemsRoutes } from './items/items.routes.js';
+import { journalRoutes } from './journal/journal.routes.js';
 import { namedRoutes } from './named/named.routes.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
@@ -34,4 +35,5 @@ export const inventoryRoutes: Routes<{ inventory: InventoryService; guards: Guar
     await app.register(namedRoutes(inventory.locations, 'locations'));
     await app.register(transferRoutes(inventory.transfer));
     await app.register(offlineRoutes(inventory.offline));
+    await app.register(journalRoutes(inventory.journal));
   };

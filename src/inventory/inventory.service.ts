@@ -16,6 +16,7 @@ import { createReadinessService } from './readiness/readiness.service.js';
 import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
 import { createTransferService } from './transfer/transfer.service.js';
+import { createJournalService } from './journal/journal.service.js';
 import { createSnapshotCache } from './sync/snapshot.cache.js';
 import { createSyncService } from './sync/sync.service.js';
 
@@ -41,13 +42,17 @@ export function createInventoryService(deps: {
   clockSkewMs?: number;
   /** LARDER_TZ: the day expiry dates are read against (default UTC: the CLI needs no config) */
   timeZone?: string;
+  /** LARDER_JOURNAL_DAYS (default 400); 0: no journal rows are written */
+  journalDays?: number;
 }) {
   const { db, clock } = deps;
+  const journalDays = deps.journalDays ?? 400;
   const cache = createSnapshotCache();
   const mutate = createMutate({
     ...deps,
     clockSkewMs: deps.clockSkewMs ?? 60_000,
     afterWrite: (inventoryId) => cache.forget(inventoryId),
+    journaling: journalDays > 0,
   });
 
   async function pruneHistory(): Promise<number> {
@@ -90,6 +95,7 @@ export function createInventoryService(deps: {
     locations: createNamedService({ db, mutate }, 'locations'),
     settings: createSettingsService({ db, mutate }),
     transfer: createTransferService({ db, mutate, clock }),
+    journal: createJournalService({ db, clock, days: journalDays }),
 
     /** An admin renames any inventory (404 if none); logged as a change even to the same name. */
     rename(inventoryId: string, rawName: string): Promise<void> {
@@ -104,7 +110,7 @@ export function createInventoryService(deps: {
           await repo.setInventoryName(ctx.trx, inventoryId, name);
           ctx.changes.push({ entity: 'inventory', entityId: inventoryId, op: 'upsert' });
         },
-        missing,
+        { missing },
       );
     },
 

@@ -1,6 +1,7 @@
 import type { Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
 import type { ItemsStateTable } from '#src/db/types.js';
+import type { Author } from '#src/inventory/journal/journal.author.js';
 
 /** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
 const SET = {
@@ -22,8 +23,10 @@ const SET_COLUMNS = Object.keys(SET) as (keyof typeof SET)[];
 export interface CasWrite {
   read: ItemsStateTable;
   row: ItemsStateTable;
-  /** the write's time, for its change-log row */
+  /** the write's time, for its change-log row (and journal row) */
   changedAt: number;
+  /** the journal row's id and author when the write changes the quantity (kind `set`), else null */
+  journal?: { id: string; author: Author } | null;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface CasWrite {
  * another one after a restore moved them back). It locks the inventory's row first (`inv`), then
  * the items still as read (`hit`, FOR UPDATE); those get the next revisions in the order given,
  * one each, as if written one after the other; the inventory's revision is bumped by their
- * number and each gets its change-log row.
+ * number and each gets its change-log row, and its journal row when it carries one (`j_id`).
  *
  * Why this is safe: the inventory's row is locked before any item (`exists (select 1 from "inv")`
  * is a one-time filter of `hit`, evaluated before its scan), as the locking transaction does, so
@@ -53,7 +56,8 @@ const casBatch = new Prepared<{ ord: number; revision: number | string }>(
   `with "inv" as (select "revision" from "inventories" where "id" = ? for update),
   "t" as (
     select * from json_to_recordset(?::json) as "t"("ord" integer, "id" text,
-      "read_revision" bigint, "changed_at" bigint,
+      "read_revision" bigint, "changed_at" bigint, "j_id" text, "j_user_id" text,
+      "j_username" text, "j_device_id" text, "j_source" text,
       ${SET_COLUMNS.map((c) => `"${c}" ${SET[c]}, "read_${c}" ${SET[c]}`).join(', ')})
   ),
   "hit" as (
@@ -86,6 +90,14 @@ const casBatch = new Prepared<{ ord: number; revision: number | string }>(
   "log" as (
     insert into "change_log" ("inventory_id", "revision", "entity", "entity_id", "op", "changed_at")
     select ?, "revision", 'item', "id", 'upsert', "changed_at" from "num" order by "revision"
+  ),
+  "journaled" as (
+    insert into "journal" ("id", "inventory_id", "at", "item_id", "item_name", "user_id",
+      "username", "device_id", "op_id", "source", "kind", "delta", "quantity_after")
+    select "t"."j_id", ?, "t"."changed_at", "t"."id", "t"."name", "t"."j_user_id", "t"."j_username",
+      "t"."j_device_id", null, "t"."j_source", 'set', "t"."quantity" - "t"."read_quantity", "t"."quantity"
+    from "num" join "t" on "t"."ord" = "num"."ord"
+    where "t"."j_id" is not null order by "num"."revision"
   )
   select "ord", "revision" from "num"
   where 1 / ((select count(*) from "item") = (select count(*) from "num"))::int = 1`,
@@ -103,12 +115,17 @@ export async function casUpdateItems(
   inventoryId: string,
   writes: readonly CasWrite[],
 ): Promise<(number | null)[]> {
-  const input = writes.map(({ read, row, changedAt }, ord) => {
+  const input = writes.map(({ read, row, changedAt, journal }, ord) => {
     const record: Record<string, unknown> = {
       ord,
       id: read.id,
       read_revision: Number(read.revision),
       changed_at: changedAt,
+      j_id: journal?.id ?? null,
+      j_user_id: journal?.author.userId ?? null,
+      j_username: journal?.author.username ?? null,
+      j_device_id: journal?.author.deviceId ?? null,
+      j_source: journal?.author.source ?? null,
     };
     for (const c of SET_COLUMNS) {
       record[c] = row[c];
@@ -119,6 +136,7 @@ export async function casUpdateItems(
   const rows = await casBatch.all(db, [
     inventoryId,
     JSON.stringify(input),
+    inventoryId,
     inventoryId,
     inventoryId,
     inventoryId,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Executor } from '#src/db/executor.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
 import { AppError } from '#src/http/errors.js';
@@ -10,6 +11,7 @@ import {
 } from '#src/inventory/inventory.mapper.js';
 import type { Attempt, Moment } from '#src/inventory/inventory.mutate.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
+import type { Author } from '#src/inventory/journal/journal.author.js';
 import { createCasBatcher, type CasBatcher } from './items.cas.batch.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
 import { createItemCache, type ItemCache } from './items.cache.js';
@@ -102,17 +104,18 @@ export async function patchAttempt(
   id: string,
   patch: ItemPatch,
   moment: Moment,
+  author: Author,
 ): Promise<Attempt<Item>> {
   const known = cache.get(inventoryId, id);
   if (known) {
     // only a write is taken from a remembered row (the statement checks it is still stored)
-    const attempt = attemptOver(write, cache, known, patch, moment, true);
+    const attempt = attemptOver(write, cache, known, patch, moment, author, true);
     if (attempt !== null && 'write' in attempt) return attempt;
   }
   const [existing] = await findItemStates(db, inventoryId, [id]);
   if (!existing) return null;
   cache.set(existing);
-  return attemptOver(write, cache, existing, patch, moment, false);
+  return attemptOver(write, cache, existing, patch, moment, author, false);
 }
 
 /**
@@ -125,6 +128,7 @@ function attemptOver(
   existing: ItemsStateTable,
   patch: ItemPatch,
   moment: Moment,
+  author: Author,
   remembered: boolean,
 ): Attempt<Item> {
   let plan: PatchPlan;
@@ -160,12 +164,15 @@ function attemptOver(
   }
   const { inventory_id: inventoryId, id } = existing;
   const row: ItemsStateTable = rowOf(inventoryId, id, state, 0);
+  // the journal row as the item writer would note it (journal/journal.recorder.ts)
+  const journaled = moment.journaling && state.values.quantity !== Number(existing.quantity);
   return {
     write: async () => {
       const revision = await write(inventoryId, {
         read: existing,
         row,
         changedAt: moment.now,
+        journal: journaled ? { id: crypto.randomUUID(), author } : null,
       });
       if (revision === null) cache.forget(existing);
       else cache.set({ ...row, revision });

@@ -13,6 +13,7 @@ import {
 import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
 import { readConsistently } from '#src/inventory/inventory.repository.js';
 import { namedExist } from '#src/inventory/named/named.repository.js';
+import { authorOf } from '#src/inventory/journal/journal.author.js';
 import { openItems, type OpenItems } from './items.writer.js';
 import { createCasWriter, patchAttempt, planPatch, restWrite, staleUpdate } from './items.patch.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
@@ -136,46 +137,58 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
 
     /** POST: a new item; re-posting the same content is a no-op (retries are safe). */
     create(caller: Caller, input: ItemInput): Promise<Written> {
-      return mutate(inventoryOf(caller), async (ctx) => {
-        const id = input.id ?? crypto.randomUUID();
-        const lastUpdated = clamped(ctx, input.lastUpdated);
-        const fields = itemFields({ ...input, lastUpdated }, ctx.now);
-        const items = await openItems(ctx, [id]);
-        const existing = items.storedRow(id);
-        if (existing) {
-          if (sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
-            return { created: false, item: toItem(existing) };
+      return mutate(
+        inventoryOf(caller),
+        async (ctx) => {
+          const id = input.id ?? crypto.randomUUID();
+          const lastUpdated = clamped(ctx, input.lastUpdated);
+          const fields = itemFields({ ...input, lastUpdated }, ctx.now);
+          const items = await openItems(ctx, [id]);
+          const existing = items.storedRow(id);
+          if (existing) {
+            if (sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
+              return { created: false, item: toItem(existing) };
+            }
+            throw conflict(`An item with id ${id} already exists with other content`, {
+              item: toItem(existing),
+            });
           }
-          throw conflict(`An item with id ${id} already exists with other content`, {
-            item: toItem(existing),
-          });
-        }
-        return {
-          created: true,
-          item: await write(ctx, items, id, fields, lastUpdated),
-        };
-      });
+          return {
+            created: true,
+            item: await write(ctx, items, id, fields, lastUpdated),
+          };
+        },
+        { author: authorOf(caller, 'rest') },
+      );
     },
 
     /** PUT: create or replace, refused when the stored item is newer. */
     replace(caller: Caller, id: string, input: ItemInput): Promise<Written> {
       checkPathId(input.id, id);
-      return mutate(inventoryOf(caller), async (ctx) => {
-        const lastUpdated = clamped(ctx, input.lastUpdated);
-        const fields = itemFields({ ...input, lastUpdated }, ctx.now);
-        const items = await openItems(ctx, [id]);
-        const existing = items.storedRow(id);
-        if (existing && lastUpdated !== undefined && lastUpdated < Number(existing.last_updated)) {
-          throw staleUpdate(existing, input.lastUpdated!);
-        }
-        if (existing && sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
-          return { created: false, item: toItem(existing) };
-        }
-        return {
-          created: !existing,
-          item: await write(ctx, items, id, fields, lastUpdated),
-        };
-      });
+      return mutate(
+        inventoryOf(caller),
+        async (ctx) => {
+          const lastUpdated = clamped(ctx, input.lastUpdated);
+          const fields = itemFields({ ...input, lastUpdated }, ctx.now);
+          const items = await openItems(ctx, [id]);
+          const existing = items.storedRow(id);
+          if (
+            existing &&
+            lastUpdated !== undefined &&
+            lastUpdated < Number(existing.last_updated)
+          ) {
+            throw staleUpdate(existing, input.lastUpdated!);
+          }
+          if (existing && sameItemContent(existing, fields, input.lastUpdated !== undefined)) {
+            return { created: false, item: toItem(existing) };
+          }
+          return {
+            created: !existing,
+            item: await write(ctx, items, id, fields, lastUpdated),
+          };
+        },
+        { author: authorOf(caller, 'rest') },
+      );
     },
 
     /**
@@ -185,9 +198,10 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
     patch(caller: Caller, id: string, patch: ItemPatch): Promise<Item> {
       checkPathId(patch.id, id);
       const inventoryId = inventoryOf(caller);
+      const author = authorOf(caller, 'rest');
       return mutate.optimistic(
         inventoryId,
-        (moment) => patchAttempt(db, cas, inventoryId, id, patch, moment),
+        (moment) => patchAttempt(db, cas, inventoryId, id, patch, moment, author),
         async (ctx) => {
           const items = await openItems(ctx, [id]);
           const existing = items.storedRow(id);
@@ -196,23 +210,28 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
           if ('unchanged' in plan) return plan.unchanged;
           return write(ctx, items, id, plan.fields, plan.lastUpdated, plan.sent);
         },
+        author,
       );
     },
 
     /** DELETE: idempotent; with `lastUpdated` it is refused when the stored item is newer. */
     remove(caller: Caller, id: string, lastUpdated?: number): Promise<void> {
-      return mutate(inventoryOf(caller), async (ctx) => {
-        const items = await openItems(ctx, [id]);
-        const existing = items.item(id);
-        if (existing && lastUpdated !== undefined) {
-          if (ctx.clamp(lastUpdated) < existing.lastUpdated) {
-            throw staleUpdate(existing, lastUpdated);
+      return mutate(
+        inventoryOf(caller),
+        async (ctx) => {
+          const items = await openItems(ctx, [id]);
+          const existing = items.item(id);
+          if (existing && lastUpdated !== undefined) {
+            if (ctx.clamp(lastUpdated) < existing.lastUpdated) {
+              throw staleUpdate(existing, lastUpdated);
+            }
           }
-        }
-        // an id never seen is remembered too: the offline queue cannot bring it back
-        items.remove(id);
-        await items.flush();
-      });
+          // an id never seen is remembered too: the offline queue cannot bring it back
+          items.remove(id);
+          await items.flush();
+        },
+        { author: authorOf(caller, 'rest') },
+      );
     },
   };
 }

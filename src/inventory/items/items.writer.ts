@@ -2,6 +2,7 @@ import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
 import { toItem } from '#src/inventory/inventory.mapper.js';
 import type { Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
+import { journalRecorder, type Held } from '#src/inventory/journal/journal.recorder.js';
 import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
 import { deleteAdjustsOf, foldAdjustsBefore } from './items.adjusts.repository.js';
 import {
@@ -24,8 +25,9 @@ import * as repo from './items.repository.js';
  * The one writer of items. Every path that changes items (the item routes, PUT /api/inventory,
  * import, the offline queue) opens the items it touches inside the inventory's write (mutate),
  * applies writes through the merge rules (items.merge.ts), and flushes: the rows, the deletions
- * remembered for the queue, and one change record per item whose wire form changed. The revision
- * bump and the change log itself stay with mutate.
+ * remembered for the queue, one change record per item whose wire form changed, and one journal
+ * row per change of an item's quantity or existence (journal/journal.recorder.ts, as the
+ * context's author). The revision bump and the change log itself stay with mutate.
  */
 
 interface Entry {
@@ -83,6 +85,10 @@ export function itemOf(id: string, state: ItemState, revision: number): Item {
   return { id, ...state.values, lastUpdated: lastUpdatedOf(state), revision };
 }
 
+/** What the journal records of a state. */
+const held = (state: ItemState | null): Held =>
+  state && { name: state.values.name, quantity: state.values.quantity };
+
 const changedOnTheWire = (e: Entry) =>
   e.stored === null || e.state === null ? e.stored !== e.state : !sameOnTheWire(e.stored, e.state);
 
@@ -116,6 +122,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
     entry.storedRow = row;
     entry.storedRevision = Number(row.revision);
   }
+  const journal = journalRecorder(ctx);
   const entryOf = (id: string): Entry => {
     const entry = entries.get(id);
     if (!entry) throw new Error(`item ${id} was not opened for this write`);
@@ -149,6 +156,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
         assertQuantityInRange(id, null, state);
         e.state = state;
         e.deleted = false;
+        journal.note(id, null, held(state), 'set', stamp.o);
         return [];
       }
       const outcome = applyWrite(e.state, values, stamp);
@@ -160,6 +168,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       }
       assertQuantityInRange(id, e.state, outcome.state);
       counted?.commit();
+      journal.note(id, held(e.state), held(outcome.state), 'set', stamp.o);
       e.state = outcome.state;
       return outcome.kept;
     },
@@ -184,12 +193,14 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       };
       assertQuantityInRange(id, e.state, next);
       counted.commit();
+      journal.note(id, held(e.state), held(next), 'adjust', stamp.o);
       e.state = next;
     },
 
-    /** Deletes the item (if any) and ends its id for the queue. */
-    remove(id: string): void {
+    /** Deletes the item (if any) and ends its id for the queue; `opId`: the queue entry. */
+    remove(id: string, opId?: string): void {
       const e = entryOf(id);
+      journal.note(id, held(e.state), null, 'set', opId);
       e.state = null;
       e.deleted = true;
     },
@@ -224,6 +235,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       await repo.insertItems(ctx.trx, inserts, ctx.pace);
       if (unmarked.length > 0) await repo.unmarkDeleted(ctx.trx, ctx.inventoryId, unmarked);
       await repo.markDeleted(ctx.trx, ctx.inventoryId, marked, ctx.now, ctx.pace);
+      await journal.flush();
     },
   };
 }
@@ -256,11 +268,18 @@ export async function replaceItems(
   const stored = new Map(current.map((row) => [row.id, row]));
   const wantedIds = new Set(wanted.map((w) => w.id));
   const removed = current.map((row) => row.id).filter((id) => !wantedIds.has(id));
+  const journal = journalRecorder(ctx);
+  const heldRow = (row: ItemsTable | undefined): Held =>
+    row ? { name: row.name, quantity: Number(row.quantity) } : null;
+  for (const id of removed) journal.note(id, heldRow(stored.get(id)), null, 'set');
   const changed: ItemsStateTable[] = [];
   for (const [i, w] of wanted.entries()) {
     const row = rowOf(ctx.inventoryId, w.id, newState(w.values, w.stamp), ctx.revision);
     const before = stored.get(w.id);
-    if (!before || !sameRow(before, row)) changed.push(row);
+    if (!before || !sameRow(before, row)) {
+      changed.push(row);
+      journal.note(w.id, heldRow(before), heldRow(row), 'set');
+    }
     if (i % 2000 === 1999) await ctx.pace();
   }
   const ids = [...removed, ...changed.map((row) => row.id)];
@@ -272,6 +291,7 @@ export async function replaceItems(
   return async () => {
     await repo.insertItems(ctx.trx, changed, ctx.pace);
     await repo.unmarkLiveItems(ctx.trx, ctx.inventoryId);
+    await journal.flush();
     for (const row of changed) ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
   };
 }

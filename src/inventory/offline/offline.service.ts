@@ -4,6 +4,7 @@ import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js
 import type { Values } from '#src/inventory/items/items.merge.js';
 import { openItems, type OpenItems } from '#src/inventory/items/items.writer.js';
 import { listNamed } from '#src/inventory/named/named.repository.js';
+import { authorOf } from '#src/inventory/journal/journal.author.js';
 import type { FullDelta, SyncService } from '#src/inventory/sync/sync.service.js';
 import * as repo from './offline.repository.js';
 import { payloadTooLarge, readIntent, type Intent } from './offline.payload.js';
@@ -62,7 +63,7 @@ async function applyOne(
   const stamp = { t: ctx.clamp(op.createdAt), o: id };
   if (intent.operation === 'invalid') return reject(id, 'validation_failed', intent.message);
   if (intent.operation === 'delete') {
-    items.remove(itemId);
+    items.remove(itemId, id);
     return { id, status: 'applied' };
   }
   if (items.isDeleted(itemId)) {
@@ -128,41 +129,50 @@ export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }
       const inventoryId = inventoryOf(caller);
       checkBounds(body);
       const intents = body.ops.map(readIntent);
-      const written = await mutate(inventoryId, async (ctx) => {
-        const current = ctx.revision - 1;
-        if (body.since !== undefined && body.since > current) {
-          throw badRequest(
-            `body.since (${body.since}) is ahead of the inventory's revision (${current})`,
-          );
-        }
-        const seen = await repo.findResults(
-          ctx.trx,
-          inventoryId,
-          body.ops.map((op) => op.id),
-        );
-        const items = await openItems(
-          ctx,
-          body.ops.map((op) => op.itemId),
-        );
-        const checkReferences = referenceChecker(ctx);
-        const results: OpResult[] = [];
-        const fresh: FirstResult[] = [];
-        for (const [i, op] of body.ops.entries()) {
-          const original = seen.get(op.id);
-          if (original) {
-            results.push({ id: op.id, status: 'duplicate', original, item: items.item(op.itemId) });
-            continue;
+      const written = await mutate(
+        inventoryId,
+        async (ctx) => {
+          const current = ctx.revision - 1;
+          if (body.since !== undefined && body.since > current) {
+            throw badRequest(
+              `body.since (${body.since}) is ahead of the inventory's revision (${current})`,
+            );
           }
-          const result = await applyOne(ctx, items, checkReferences, op, intents[i]!);
-          results.push(result);
-          seen.set(op.id, firstResult(result));
-          fresh.push(firstResult(result));
-          if (i % 200 === 199) await ctx.pace();
-        }
-        await items.flush();
-        await repo.insertResults(ctx.trx, inventoryId, fresh, ctx.now, ctx.pace);
-        return { results, revision: ctx.changes.length > 0 ? ctx.revision : current };
-      });
+          const seen = await repo.findResults(
+            ctx.trx,
+            inventoryId,
+            body.ops.map((op) => op.id),
+          );
+          const items = await openItems(
+            ctx,
+            body.ops.map((op) => op.itemId),
+          );
+          const checkReferences = referenceChecker(ctx);
+          const results: OpResult[] = [];
+          const fresh: FirstResult[] = [];
+          for (const [i, op] of body.ops.entries()) {
+            const original = seen.get(op.id);
+            if (original) {
+              results.push({
+                id: op.id,
+                status: 'duplicate',
+                original,
+                item: items.item(op.itemId),
+              });
+              continue;
+            }
+            const result = await applyOne(ctx, items, checkReferences, op, intents[i]!);
+            results.push(result);
+            seen.set(op.id, firstResult(result));
+            fresh.push(firstResult(result));
+            if (i % 200 === 199) await ctx.pace();
+          }
+          await items.flush();
+          await repo.insertResults(ctx.trx, inventoryId, fresh, ctx.now, ctx.pace);
+          return { results, revision: ctx.changes.length > 0 ? ctx.revision : current };
+        },
+        { author: authorOf(caller, 'sync', body.deviceId) },
+      );
       if (body.since === undefined) return written;
       const changes = await pull(caller, body.since);
       const revision = (changes as { revision?: number }).revision ?? written.revision;

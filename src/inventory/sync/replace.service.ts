@@ -2,6 +2,7 @@ import type { NamedEntityTable } from '#src/db/types.js';
 import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
 import { nameKey, valuesOfInput } from '#src/inventory/inventory.mapper.js';
 import { replaceItems } from '#src/inventory/items/items.writer.js';
+import { authorOf } from '#src/inventory/journal/journal.author.js';
 import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
 import { findInventory, setInventoryName } from '#src/inventory/inventory.repository.js';
 import * as items from '#src/inventory/items/items.repository.js';
@@ -69,33 +70,37 @@ export function createReplaceService(deps: { mutate: Mutate }) {
     replaceAll(caller: Caller, body: ReplaceInput): Promise<Snapshot> {
       // the inventory becomes exactly the body: nothing to count
       if (body.items.length > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(body.items.length);
-      return mutate(inventoryOf(caller), async (ctx) => {
-        validateReplace(body, ctx.inventoryId);
-        const { trx, inventoryId, pace } = ctx;
-        const current = await items.listItems(trx, inventoryId, -1, pace);
-        await pace();
-        const insertItems = await replaceItems(
-          ctx,
-          current,
-          body.items.map((input) => ({
-            id: input.id!,
-            values: valuesOfInput(input),
-            stamp: { t: ctx.clamp(input.lastUpdated ?? ctx.now), o: '' },
-          })),
-        );
-        await syncNamed(ctx, 'categories', 'category', body.categories);
-        await syncNamed(ctx, 'locations', 'location', body.locations);
-        await insertItems();
-        await replaceSettings(ctx, body.settings);
-        const inventory = await findInventory(trx, inventoryId);
-        if (body.name !== undefined && inventory && inventory.name !== body.name.trim()) {
-          await setInventoryName(trx, inventoryId, body.name.trim());
-          ctx.changes.push({ entity: 'inventory', entityId: inventoryId, op: 'upsert' });
-        }
-        const snapshot = await loadSnapshot(trx, inventoryId, pace);
-        // the revision is bumped after this function returns when anything changed
-        return ctx.changes.length > 0 ? { ...snapshot, revision: ctx.revision } : snapshot;
-      });
+      return mutate(
+        inventoryOf(caller),
+        async (ctx) => {
+          validateReplace(body, ctx.inventoryId);
+          const { trx, inventoryId, pace } = ctx;
+          const current = await items.listItems(trx, inventoryId, -1, pace);
+          await pace();
+          const insertItems = await replaceItems(
+            ctx,
+            current,
+            body.items.map((input) => ({
+              id: input.id!,
+              values: valuesOfInput(input),
+              stamp: { t: ctx.clamp(input.lastUpdated ?? ctx.now), o: '' },
+            })),
+          );
+          await syncNamed(ctx, 'categories', 'category', body.categories);
+          await syncNamed(ctx, 'locations', 'location', body.locations);
+          await insertItems();
+          await replaceSettings(ctx, body.settings);
+          const inventory = await findInventory(trx, inventoryId);
+          if (body.name !== undefined && inventory && inventory.name !== body.name.trim()) {
+            await setInventoryName(trx, inventoryId, body.name.trim());
+            ctx.changes.push({ entity: 'inventory', entityId: inventoryId, op: 'upsert' });
+          }
+          const snapshot = await loadSnapshot(trx, inventoryId, pace);
+          // the revision is bumped after this function returns when anything changed
+          return ctx.changes.length > 0 ? { ...snapshot, revision: ctx.revision } : snapshot;
+        },
+        { author: authorOf(caller, 'sync') },
+      );
     },
   };
 }

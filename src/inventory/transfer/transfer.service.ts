@@ -8,6 +8,7 @@ import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js
 import { readConsistently } from '#src/inventory/inventory.repository.js';
 import { assertItemRoom } from '#src/inventory/inventory.limits.js';
 import { openItems } from '#src/inventory/items/items.writer.js';
+import { authorOf } from '#src/inventory/journal/journal.author.js';
 import {
   insertNamed,
   nextNamedIds,
@@ -197,34 +198,43 @@ export function createTransferService(deps: {
         );
         return result(plan, input.source, false);
       }
-      return mutate(inventoryId, async (ctx) => {
-        const contents = await loadContents(ctx.trx, ctx.inventoryId);
-        const plan = planImport(contents, input.rows, input, newId);
-        const ids = {
-          category: await ensureNamed(
+      return mutate(
+        inventoryId,
+        async (ctx) => {
+          const contents = await loadContents(ctx.trx, ctx.inventoryId);
+          const plan = planImport(contents, input.rows, input, newId);
+          const ids = {
+            category: await ensureNamed(
+              ctx,
+              'categories',
+              contents.categories,
+              plan.categoriesToCreate,
+            ),
+            location: await ensureNamed(
+              ctx,
+              'locations',
+              contents.locations,
+              plan.locationsToCreate,
+            ),
+          };
+          // every row is one write through the item writer, stamped with its time (none: now, as REST)
+          const items = await openItems(
             ctx,
-            'categories',
-            contents.categories,
-            plan.categoriesToCreate,
-          ),
-          location: await ensureNamed(ctx, 'locations', contents.locations, plan.locationsToCreate),
-        };
-        // every row is one write through the item writer, stamped with its time (none: now, as REST)
-        const items = await openItems(
-          ctx,
-          plan.rows.map((r) => r.id),
-        );
-        for (const { row, id, action } of plan.rows) {
-          if (action === 'unchanged') continue;
-          const fields = rowFields(row, ids, ctx.now);
-          const stored = Number(items.storedRow(id)?.last_updated ?? 0);
-          const t =
-            row.lastUpdated === null ? Math.max(ctx.now, stored) : ctx.clamp(row.lastUpdated);
-          await items.write(id, valuesOfFields(fields), { t, o: '' });
-        }
-        await items.flush();
-        return result(plan, input.source, true);
-      });
+            plan.rows.map((r) => r.id),
+          );
+          for (const { row, id, action } of plan.rows) {
+            if (action === 'unchanged') continue;
+            const fields = rowFields(row, ids, ctx.now);
+            const stored = Number(items.storedRow(id)?.last_updated ?? 0);
+            const t =
+              row.lastUpdated === null ? Math.max(ctx.now, stored) : ctx.clamp(row.lastUpdated);
+            await items.write(id, valuesOfFields(fields), { t, o: '' });
+          }
+          await items.flush();
+          return result(plan, input.source, true);
+        },
+        { author: authorOf(caller, 'import') },
+      );
     },
   };
 }

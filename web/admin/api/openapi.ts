@@ -680,6 +680,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inventory/journal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The inventory's journal, newest first; rows sharing the oldest `at` of a page all come in it (a page may exceed `limit`), so the next page is `before=<that at>`. Any signed-in user, on their own inventory */
+    get: operations['getInventoryJournal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inventory/items/{id}/journal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One item's journal (also of a deleted item; none: an empty list), newest first; rows sharing the oldest `at` of a page all come in it (a page may exceed `limit`), so the next page is `before=<that at>`. Any signed-in user, on their own inventory */
+    get: operations['getInventoryItemsByIdJournal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/inventories/{id}/readiness': {
     parameters: {
       query?: never;
@@ -1424,6 +1458,37 @@ export interface components {
         name: string;
         action: 'create' | 'update' | 'unchanged';
       }[];
+    };
+    JournalEntry: {
+      /** @description UUID of the row */
+      id: string;
+      /** @description when the server wrote the change, epoch ms */
+      at: number;
+      itemId: string;
+      /** @description the item's name after the change (before, for a delete) */
+      itemName: string;
+      /** @description null once the user is deleted */
+      userId: string | null;
+      /** @description kept after the user is deleted */
+      username: string;
+      /** @description the deviceId an offline batch named */
+      deviceId: string | null;
+      /** @description the offline operation; null for other writes */
+      opId: string | null;
+      /**
+       * @description rest: the item routes; sync: PUT /api/inventory or the offline queue; import; shopping: bought on the shopping list; admin
+       * @enum {string}
+       */
+      source: 'rest' | 'sync' | 'import' | 'shopping' | 'admin';
+      /**
+       * @description create, set (an absolute quantity), adjust (a relative one) or delete
+       * @enum {string}
+       */
+      kind: 'create' | 'set' | 'adjust' | 'delete';
+      /** @description the change of quantity (a delete: minus what was there) */
+      delta: number;
+      /** @description the stored quantity after the change (0 after a delete) */
+      quantityAfter: number;
     };
     ExpiringItem: {
       id: string;
@@ -6593,6 +6658,170 @@ export interface operations {
       /** @description insufficient_storage: the server's disk is full; nothing was stored */
       507: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryJournal: {
+    parameters: {
+      query: {
+        /** @description only rows written before this (epoch ms, exclusive): the oldest `at` of the page before */
+        before?: number;
+        limit: number;
+        /** @description only this user's changes */
+        userId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entries: components['schemas']['JournalEntry'][];
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryItemsByIdJournal: {
+    parameters: {
+      query: {
+        /** @description only rows written before this (epoch ms, exclusive): the oldest `at` of the page before */
+        before?: number;
+        limit: number;
+      };
+      header?: never;
+      path: {
+        /** @description client-chosen id (a UUID v4 is recommended) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entries: components['schemas']['JournalEntry'][];
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description not_found: no such record (or route) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
