@@ -49,6 +49,18 @@ export const adminBackupRoutes: Routes<{ backups: BackupsService; guards: Guards
       async (_request, reply) => reply.status(201).send(await backups.create()),
     );
 
+    app.post(
+      '/api/admin/backups/:name/verify',
+      doc(
+        'Admin: the restore drill again on a kept backup (restored into a scratch database, rows compared); the entry with its new verifiedAt / verifyError',
+        {
+          params: NameParams,
+          response: { 200: BackupEntry, ...errors(400, 404) },
+        },
+      ),
+      (request) => backups.verify(request.params.name),
+    );
+
     app.get(
       '/api/admin/backups/info',
       doc('Admin: the backup directory, schedule and retention', {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Config } from '#src/config.js';
 import { sqlitePath, type Database } from '#src/db/database.js';
 import { badRequest, notFound } from '#src/http/errors.js';
@@ -70,20 +71,11 @@ export function createBackupsService(deps: {
       });
       await fs.promises.utimes(partial, at / 1000, at / 1000);
       const { size } = await fs.promises.stat(partial);
-      const verification = await verify(partial);
+      const verification = await verify(fs.createReadStream(partial));
       const name = await files.publish(storage, partial, at, claim);
       const ms = Math.round(performance.now() - started);
       log.info({ backup: name, ...summary, sizeBytes: size, ms }, 'backup written');
-      if (verification.verifyError !== null) {
-        verifyFailures++;
-        log.error(
-          { backup: name, verifyError: verification.verifyError },
-          `backup ${name} failed its restore drill: ${verification.verifyError}`,
-        );
-      }
-      await files.writeVerification(storage, name, verification).catch((err: unknown) => {
-        log.warn({ err, backup: name }, 'the result of the restore drill could not be kept');
-      });
+      await keepVerification(name, verification);
       await files.prune(storage, dir, config.backupKeep, clock()).catch((err: unknown) => {
         log.warn({ err }, 'pruning old backups failed');
       });
@@ -96,14 +88,39 @@ export function createBackupsService(deps: {
 
   let verifyFailures = 0;
 
-  /** The restore drill (DESIGN "Faults") on a dump before it is published; never throws. */
-  async function verify(file: string): Promise<files.Verification> {
+  /** The restore drill (DESIGN "Faults") on a dump; never throws. */
+  async function verify(input: Readable): Promise<files.Verification> {
     try {
-      await verifyDump(fs.createReadStream(file));
+      await verifyDump(input);
       return { verifiedAt: clock(), verifyError: null };
     } catch (err) {
+      input.destroy();
       return { verifiedAt: clock(), verifyError: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  /** A failed drill is counted and logged as an error; the result is kept beside the backup. */
+  async function keepVerification(name: string, verification: files.Verification) {
+    if (verification.verifyError !== null) {
+      verifyFailures++;
+      log.error(
+        { backup: name, verifyError: verification.verifyError },
+        `backup ${name} failed its restore drill: ${verification.verifyError}`,
+      );
+    }
+    await files.writeVerification(storage, name, verification).catch((err: unknown) => {
+      log.warn({ err, backup: name }, 'the result of the restore drill could not be kept');
+    });
+  }
+
+  /** The restore drill again on a kept backup (it may have been damaged since it was made). */
+  async function reverify(name: string): Promise<BackupEntry> {
+    const key = await backupFile(name);
+    const verification = await verify(await storage.get(key));
+    await keepVerification(name, verification);
+    const entry = (await files.listBackups(storage)).find((e) => e.name === name);
+    if (!entry) throw notFound(`No backup named ${name}`);
+    return { ...entry, ...verification };
   }
 
   function track<T>(promise: Promise<T>): Promise<T> {
@@ -157,6 +174,8 @@ export function createBackupsService(deps: {
     workDir: dir,
     storage,
     create: () => track(create()),
+    /** Restores a kept backup into a scratch database again and keeps the result. */
+    verify: (name: string) => track(reverify(name)),
     list: () => files.listBackups(storage),
     latest,
 
@@ -186,7 +205,7 @@ export function createBackupsService(deps: {
         : Math.min(config.backupIntervalSeconds, MAX_TICK_SECONDS) * 1000,
     runIfDue: () => track(runIfDue()),
 
-    /** Backups made by this instance that failed their restore drill, for /metrics. */
+    /** Restore drills on this instance that failed (new backups and ones verified again), for /metrics. */
     verifyFailures: () => verifyFailures,
 
     /** Waits for the backups being written (on demand or scheduled). */

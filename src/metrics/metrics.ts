@@ -61,7 +61,7 @@ export function createMetrics(sources: MetricSources) {
   let verifyFailuresSeen = 0;
   new Counter({
     name: 'larder_backup_verify_failures_total',
-    help: 'Backups made by this instance whose restore drill failed (kept, flagged, logged as an error)',
+    help: 'Restore drills on this instance that failed, on a backup it made or one verified again (kept, flagged, logged as an error)',
     registers: [registry],
     collect() {
       const now = sources.backupVerifyFailures();

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, createUser, loginAsAdmin } from '#test/helpers/app.js';
@@ -96,6 +98,24 @@ describeInBrowser('admin interface in German, and the items view', () => {
     await expectCount(items, 4); // the location matches too
     await card.getByLabel('Artikel suchen').fill('');
     await screenshot(page, 'admin-items-de-desktop');
+  });
+
+  it('the Backups tab says in German whether a backup restores', async () => {
+    await page.getByRole('tab', { name: 'Sicherungen' }).click();
+    await page.getByRole('button', { name: 'Jetzt sichern' }).click();
+    const row = page.locator('li.backup').first();
+    await row.getByText(/^Geprüft \d{1,2}\. \S+ \d{4}/).waitFor();
+    fs.copyFileSync(
+      path.join(ctx.t.config.backupDir, (await row.getAttribute('data-name'))!),
+      path.join(ctx.t.config.backupDir, 'von-hand.sql.gz'),
+    );
+    await page.reload();
+    const copy = page.locator('li.backup[data-name="von-hand.sql.gz"]');
+    await copy.getByText('nicht geprüft', { exact: true }).waitFor();
+    fs.writeFileSync(path.join(ctx.t.config.backupDir, 'von-hand.sql.gz'), 'kein gzip');
+    await copy.getByRole('button', { name: 'von-hand.sql.gz prüfen' }).click();
+    await page.getByText('Sicherung von-hand.sql.gz hat die Prüfung nicht bestanden.').waitFor();
+    await copy.getByText('Prüfung fehlgeschlagen:').waitFor();
   });
 
   it('a phone viewport has no sideways scroll on any tab', async () => {

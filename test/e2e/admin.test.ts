@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createUser, login, loginAsAdmin } from '#test/helpers/app.js';
@@ -182,6 +185,50 @@ describeInBrowser('admin interface: users and inventories', () => {
     ).resolves.toBe('true');
     await page.goto(`${ctx.base}/admin/#inventories`);
     await page.locator('#panel-inventories').waitFor();
+  });
+
+  it('the Backups tab says whether each backup restores: verified, failed (with why), not verified', async () => {
+    await openTab(page, 'Backups');
+    const list = await ctx.t.app.inject({
+      url: '/api/admin/backups',
+      headers: (await loginAsAdmin(ctx.t.app)).headers,
+    });
+    const [made] = list.json<{ name: string }[]>();
+    const row = page.locator(`li.backup[data-name="${made!.name}"]`);
+    await row.getByText(/^Verified \w{3} \d+, \d{4}/).waitFor();
+    await expectCount(page.locator('li.backup.verify-failed'), 0);
+
+    // a copy put there by hand has never been checked; then the kept file is damaged
+    const file = path.join(ctx.t.config.backupDir, made!.name);
+    fs.copyFileSync(file, path.join(ctx.t.config.backupDir, 'by-hand.sql.gz'));
+    const text = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8');
+    fs.writeFileSync(file, zlib.gzipSync(text.replace(/\busers=(\d+)\b/, 'users=9$1')));
+    await page.reload();
+    await page
+      .locator('li.backup[data-name="by-hand.sql.gz"]')
+      .getByText('not verified', { exact: true })
+      .waitFor();
+    await row.getByText(/^Verified \w{3} \d+, \d{4}/).waitFor(); // the stored result until checked again
+
+    await row.getByRole('button', { name: `Verify ${made!.name}` }).click();
+    await flash(page).getByText(`Backup ${made!.name} failed its verification.`).waitFor();
+    await expect
+      .poll(() => row.locator('.verification').textContent())
+      .toMatch(/^Verification failed: .*users: recorded 9\d+ rows, restored \d+/);
+    await expectCount(page.locator('li.backup.verify-failed'), 1);
+
+    await page
+      .locator('li.backup[data-name="by-hand.sql.gz"]')
+      .getByRole('button', { name: 'Verify by-hand.sql.gz' })
+      .click();
+    await flash(page)
+      .getByText('Backup by-hand.sql.gz verified: it restores completely.')
+      .waitFor();
+    await page
+      .locator('li.backup[data-name="by-hand.sql.gz"]')
+      .getByText(/^Verified \w{3} \d+, \d{4}/)
+      .waitFor();
+    await screenshot(page, 'admin-backups-verified-desktop');
   });
 
   it('refreshes an expired access token transparently, then asks to sign in again', async () => {

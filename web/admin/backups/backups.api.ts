@@ -13,3 +13,7 @@ export const backupInfo = () => api<BackupInfo>('GET', '/api/admin/backups/info'
 export const createBackup = () => api<BackupEntry>('POST', '/api/admin/backups');
 
 export const deleteBackup = (name: string) => api('DELETE', backupPath(name));
+
+/** The restore drill again on a kept backup; the entry with its new result. */
+export const verifyBackup = (name: string) =>
+  api<BackupEntry>('POST', `${backupPath(name)}/verify`);

@@ -20,12 +20,15 @@ export function BusyButton(props: {
   type?: 'button' | 'submit';
   class?: string;
   disabled?: boolean;
+  /** the accessible name, when the label alone does not say what it acts on */
+  ariaLabel?: string;
   onClick?: () => void;
 }) {
   return (
     <button
       type={props.type ?? 'button'}
       class={props.class}
+      aria-label={props.ariaLabel}
       disabled={props.busy || props.disabled}
       aria-busy={props.busy}
       onClick={props.onClick}
