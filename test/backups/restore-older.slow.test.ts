@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import bcrypt from 'bcrypt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeDump } from '#src/backups/dump.js';
 import { loadConfig } from '#src/config.js';
 import { createDatabase, sqlitePath } from '#src/db/database.js';
 import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
 import { runCli } from '#test/cli/run-cli.js';
+import { seedOldHousehold } from '#test/helpers/old-schema.js';
 import {
   DIALECTS,
   buildTestApp,
@@ -38,23 +38,7 @@ describe.each(DIALECTS)('restoring a backup made by the first release (%s)', (di
     let dumpFile: string;
     try {
       expect(await migrateToLatest(old.db, FIRST_RELEASE)).toEqual(Object.keys(FIRST_RELEASE));
-      await old.db
-        .insertInto('inventories')
-        .values({ id: 'inv-1', name: 'Home', revision: 0, history_floor: 0, created_at: now })
-        .execute();
-      await old.db
-        .insertInto('users')
-        .values({
-          id: 'user-1',
-          username: 'oma',
-          username_key: 'oma',
-          password_hash: await bcrypt.hash('oma-password', 4),
-          is_admin: 0,
-          inventory_id: 'inv-1',
-          token_version: 0,
-          created_at: now,
-        })
-        .execute();
+      await seedOldHousehold(old.db, { revision: 0, at: now });
       await old.db
         .insertInto('refresh_tokens')
         .values({

@@ -1,10 +1,10 @@
-import bcrypt from 'bcrypt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#src/config.js';
 import { createDatabase } from '#src/db/database.js';
 import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
 import { DIALECTS, destroyTestEnvironment, login, testEnvironment } from '#test/helpers/app.js';
 import { inTestApp } from '#test/helpers/fixtures.js';
+import { seedOldHousehold } from '#test/helpers/old-schema.js';
 import { call } from '#test/inventory/helpers.js';
 import { DAY, MINUTE, op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
@@ -208,23 +208,7 @@ describe.each(DIALECTS)('an item counted before the upgrade keeps counting (%s)'
     const quantity = 10 + -1.1 + -2.2;
     try {
       await migrateToLatest(old.db, BEFORE);
-      await old.db
-        .insertInto('inventories')
-        .values({ id: 'inv-1', name: 'Home', revision: 1, history_floor: 0, created_at: T })
-        .execute();
-      await old.db
-        .insertInto('users')
-        .values({
-          id: 'user-1',
-          username: 'oma',
-          username_key: 'oma',
-          password_hash: await bcrypt.hash('oma-password', 4),
-          is_admin: 0,
-          inventory_id: 'inv-1',
-          token_version: 0,
-          created_at: T,
-        })
-        .execute();
+      await seedOldHousehold(old.db, { revision: 1, at: T });
       for (const table of ['categories', 'locations'] as const) {
         await old.db
           .insertInto(table)
