@@ -7,6 +7,8 @@
  *   npm run bench -- --case offline-sync   a week's offline queue: one batch against 1,000 PATCHes
  *   npm run bench -- --case web-push   1,000 closed apps, messages at 100/s pushed through a stand-in
  *   npm run bench -- --case bus        events/s between two instances: NOTIFY against NATS
+ *   npm run bench -- --case box        100,000 sockets on six instances sharing one port (only when
+ *                                      named; --quick: 19,000 on one instance)
  *
  * The server runs as in production (`node dist/main.js`, compiled first when stale) as its own
  * process on loopback with a temporary data dir (on PostgreSQL its own schema); the load comes from
@@ -14,6 +16,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
+import { box } from './cases/box.js';
 import { bus } from './cases/bus.js';
 import { socketCases } from './cases/sockets.js';
 import { commitSync, inventoryGet, inventoryGetGzip, messages, patch } from './cases/http.js';
@@ -153,6 +156,9 @@ async function main(): Promise<number> {
   }
   if (wants('bus')) {
     await results.attempt('bus', () => bus(o, log));
+  }
+  if (wants('box')) {
+    await results.attempt('box', () => box(o, log));
   }
   if (wants('snapshot', 'startup')) {
     await results.attempt('large inventory', async () => {

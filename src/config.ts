@@ -12,6 +12,8 @@ export { parseDuration } from './config/config.kinds.js';
 export interface Config {
   host: string;
   port: number;
+  /** listen with SO_REUSEPORT: instances on one host share the port (Linux) */
+  reusePort: boolean;
   dataDir: string;
   /** null: embedded SQLite at <dataDir>/larder.db */
   databaseUrl: string | null;
@@ -158,6 +160,11 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
       'LARDER_BUS_URL: needs LARDER_DATABASE_URL (SQLite serves one instance; its events stay in-process) (got "…")',
     );
   }
+  if (vars.LARDER_REUSE_PORT && vars.LARDER_DATABASE_URL === undefined) {
+    throw new ConfigError(
+      `LARDER_REUSE_PORT: needs LARDER_DATABASE_URL (instances sharing a port share one database; SQLite serves one instance) (got "${env.LARDER_REUSE_PORT?.trim()}")`,
+    );
+  }
   if (vars.LARDER_REQUEST_TIMEOUT < vars.LARDER_HEADERS_TIMEOUT) {
     throw new ConfigError(
       `LARDER_REQUEST_TIMEOUT: must not be shorter than LARDER_HEADERS_TIMEOUT (got "${vars.LARDER_REQUEST_TIMEOUT}")`,
@@ -167,6 +174,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   return {
     host: vars.LARDER_HOST,
     port: vars.LARDER_PORT,
+    reusePort: vars.LARDER_REUSE_PORT,
     dataDir: path.resolve(cwd, vars.LARDER_DATA_DIR),
     databaseUrl: vars.LARDER_DATABASE_URL ?? null,
     databaseSchema: vars.LARDER_DATABASE_SCHEMA,

@@ -34,7 +34,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  await app.listen({ host: config.host, port: config.port });
+  // Fastify hands its listen options to Node's server.listen, which knows reusePort (Node 22.12+,
+  // 23.1+); Fastify's types do not list it yet
+  const listen = { host: config.host, port: config.port, reusePort: config.reusePort };
+  await app.listen(listen);
 }
 
 main().catch((err: unknown) => {

@@ -7,6 +7,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: 8080,
+      reusePort: false,
       dataDir: '/srv/larder/data',
       databaseUrl: null,
       adminUsername: 'admin',
@@ -81,6 +82,15 @@ describe('configuration', () => {
     );
   });
 
+  it('shares the port (LARDER_REUSE_PORT) only on PostgreSQL: instances on one port share a database', () => {
+    const database = { LARDER_DATABASE_URL: 'postgres://larder@db/larder' };
+    expect(loadConfig({ ...database, LARDER_REUSE_PORT: 'yes' }).reusePort).toBe(true);
+    expect(loadConfig({ LARDER_REUSE_PORT: 'off' }).reusePort).toBe(false);
+    expect(() => loadConfig({ LARDER_REUSE_PORT: 'yes' })).toThrow(
+      /^LARDER_REUSE_PORT: needs LARDER_DATABASE_URL \(instances sharing a port share one database; SQLite serves one instance\) \(got "yes"\)$/,
+    );
+  });
+
   it('ignores the other LARDER_OIDC_* while no issuer is set', () => {
     const env = { LARDER_OIDC_SCOPES: 'profile', LARDER_OIDC_APP_REDIRECT_URIS: 'javascript:x' };
     expect(loadConfig(env).oidc).toBeNull();
@@ -93,6 +103,7 @@ describe('configuration', () => {
     [{ LARDER_DATABASE_URL: 'mysql://x' }, 'LARDER_DATABASE_URL: must start with postgres://'],
     [{ LARDER_ACCESS_TOKEN_TTL: 'forever' }, 'LARDER_ACCESS_TOKEN_TTL'],
     [{ LARDER_TRUST_PROXY: 'maybe' }, 'LARDER_TRUST_PROXY: must be true or false'],
+    [{ LARDER_REUSE_PORT: 'shared' }, 'LARDER_REUSE_PORT: must be true or false (got "shared")'],
     [{ LARDER_LOG_LEVEL: 'loud' }, 'LARDER_LOG_LEVEL'],
     [{ LARDER_ADMIN_PASSWORD: 'short' }, 'LARDER_ADMIN_PASSWORD: must be 8 to 72 bytes long'],
     [{ LARDER_JWT_SECRET: 'too-short' }, 'LARDER_JWT_SECRET: must be at least 32 bytes long'],

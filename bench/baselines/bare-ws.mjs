@@ -2,7 +2,8 @@
 //   - an upgrade on any path is accepted (no check) and answered with a small hello frame;
 //   - PATCH /api/inventory/items/{id}: the JSON body is parsed, the caller's shared inventory
 //     (from the token table) gets its next revision, the answer is sent, and an
-//     inventoryUpdated frame goes to every socket of every member: a relay, no database.
+//     inventoryUpdated frame goes to every socket of every member: a relay, no database;
+//   - with `reusePort` in its config it shares its port with the other bare servers (the box case).
 import http from 'node:http';
 import { WebSocketServer } from 'ws';
 import { caller, exitWithParent, readBody, readConfig, ready, sendJson } from './common.mjs';
@@ -41,4 +42,4 @@ wss.on('connection', (socket, req) => {
   socket.send(JSON.stringify({ type: 'hello', userId, inventoryId, revision: 0 }));
 });
 
-ready(server, config.port);
+ready(server, config.port, config.reusePort === true);

@@ -14,9 +14,9 @@ export function exitWithParent() {
   process.on('disconnect', () => process.exit(0));
 }
 
-/** Tells the harness the server listens. */
-export function ready(server, port) {
-  server.listen(port, '127.0.0.1', () => process.send?.({ ready: true }));
+/** Tells the harness the server listens (with SO_REUSEPORT, several on one port, when asked). */
+export function ready(server, port, reusePort = false) {
+  server.listen({ port, host: '127.0.0.1', reusePort }, () => process.send?.({ ready: true }));
 }
 
 /** The whole request body (bodies here are small JSON documents). */

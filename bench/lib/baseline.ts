@@ -63,13 +63,13 @@ function spawnBaseline(script: string, config: object, options: { preload?: stri
   );
 }
 
-/** Starts a bare server (bare-http.mjs or bare-ws.mjs) and waits until it listens. */
+/** Starts a bare server (bare-http.mjs or bare-ws.mjs) and waits until it listens (on `config.port` if given). */
 export async function startBaseline(
   script: 'bare-http.mjs' | 'bare-ws.mjs',
   config: Record<string, unknown>,
   options: { preload?: string } = {},
 ): Promise<Baseline> {
-  const port = await freePort();
+  const port = typeof config.port === 'number' ? config.port : await freePort();
   const child = spawnBaseline(script, { ...config, port }, options);
   const stop = () => stopProcess(child);
   try {

@@ -49,6 +49,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** run under node --cpu-prof, the profile written here when the server stops (--profile) */
   profileDir?: string | null;
+  /** the port to listen on (a free one by default) */
+  port?: number;
 }
 
 export interface Running {
@@ -64,7 +66,7 @@ export interface Running {
 
 /** Starts `node dist/main.js` on the store and waits for GET /health to answer 200. */
 export async function startLarder(store: Store, options: StartOptions): Promise<Running> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env: Record<string, string> = {
     LARDER_HOST: '127.0.0.1',
     LARDER_PORT: String(port),

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 const HEADROOM = 2048;
 
 /** This process's open-file limit. Node raises its soft limit to the hard one at start-up. */
-function openFileLimit(): number {
+export function openFileLimit(): number {
   const line = fs
     .readFileSync('/proc/self/limits', 'utf8')
     .split('\n')

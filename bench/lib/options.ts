@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { num } from './report.js';
 import { chooseTarget, type Target } from './target.js';
 
 const CASES = [
@@ -16,8 +17,11 @@ const CASES = [
   'bus',
   'snapshot',
   'startup',
+  'box',
 ] as const;
 export type CaseName = (typeof CASES)[number];
+/** cases run only when named: the box takes the whole machine */
+const ON_REQUEST: CaseName[] = ['box'];
 
 export interface Options {
   quick: boolean;
@@ -40,6 +44,9 @@ export interface Options {
   logLevel: string;
   /** when set, every server started runs under --cpu-prof and writes its profile here */
   profileDir: string | null;
+  /** the box case: Larder instances sharing one port, and the sockets spread over them */
+  boxInstances: number;
+  boxSockets: number;
 }
 
 const FULL = {
@@ -53,6 +60,9 @@ const FULL = {
   snapshotItems: 100_000,
   startupItems: 109_000,
   repeats: 5,
+  // six, not five: 100,000 / 5 is 20,000 sockets, and a process may hold at most 20,000 descriptors
+  boxInstances: 6,
+  boxSockets: 100_000,
 };
 const QUICK: typeof FULL = {
   seconds: 2,
@@ -65,11 +75,16 @@ const QUICK: typeof FULL = {
   snapshotItems: 10_000,
   startupItems: 10_900,
   repeats: 2,
+  // one instance with as many sockets as fit under a 20,000-descriptor limit
+  boxInstances: 1,
+  boxSockets: 19_000,
 };
 
 export const USAGE = `usage: npm run bench -- [options]
   --quick                 small sizes, ${QUICK.seconds} s per measurement (a smoke run; nothing judged)
   --case <name>           run only this case (repeatable): ${CASES.join(', ')}
+                          (box runs only when named: ${num(FULL.boxSockets)} sockets over ${FULL.boxInstances} instances on
+                          PostgreSQL + NATS, one port; with --quick ${num(QUICK.boxSockets)} on one instance)
   --pg                    PostgreSQL (also when LARDER_TEST_DATABASE_URL is set)
                           (the bus case needs PostgreSQL and NATS whatever the target:
                           LARDER_TEST_DATABASE_URL, LARDER_TEST_NATS_URL, else their local defaults)
@@ -80,7 +95,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --snapshot-items <n>    items in the largest inventory (${FULL.snapshotItems}; quick ${QUICK.snapshotItems})
   --startup-items <n>     items in the database at start-up (${FULL.startupItems}; quick ${QUICK.startupItems})
   --log-level <level>     the server's LARDER_LOG_LEVEL (info, as in production)
-  --profile <dir>         run each server under node --cpu-prof; its .cpuprofile goes to <dir>`;
+  --profile <dir>         run each server under node --cpu-prof; its .cpuprofile goes to <dir>
+  --box-instances <n>     Larder instances of the box case (${FULL.boxInstances}; quick ${QUICK.boxInstances})
+  --box-sockets <n>       sockets of the box case, over all instances (${num(FULL.boxSockets)}; quick ${num(QUICK.boxSockets)})`;
 
 export function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
@@ -97,6 +114,8 @@ export function parseOptions(argv: string[]): Options {
       'startup-items': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       profile: { type: 'string' },
+      'box-instances': { type: 'string' },
+      'box-sockets': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -118,7 +137,7 @@ export function parseOptions(argv: string[]): Options {
   }
   const options: Options = {
     quick: values.quick,
-    cases: (values.case as CaseName[] | undefined) ?? [...CASES],
+    cases: (values.case as CaseName[] | undefined) ?? CASES.filter((c) => !ON_REQUEST.includes(c)),
     target: chooseTarget(values.pg),
     ...defaults,
     seconds: int(values.seconds, defaults.seconds, 'seconds'),
@@ -129,6 +148,8 @@ export function parseOptions(argv: string[]): Options {
     startupItems: int(values['startup-items'], defaults.startupItems, 'startup-items'),
     logLevel: values['log-level'],
     profileDir: values.profile ? path.resolve(values.profile) : null,
+    boxInstances: int(values['box-instances'], defaults.boxInstances, 'box-instances'),
+    boxSockets: int(values['box-sockets'], defaults.boxSockets, 'box-sockets'),
   };
   if (options.pairs * 2 > options.sockets) throw new Error('--pairs needs 2 × pairs ≤ --sockets');
   return options;

@@ -11,6 +11,10 @@ export const serverVariables = {
     max: 65535,
     description: 'port for HTTP and the WebSocket `/ws/sync`',
   }),
+  LARDER_REUSE_PORT: flag({
+    description:
+      'listen with `SO_REUSEPORT` (Linux): several instances on one host, on one PostgreSQL database, share `LARDER_PORT` and the kernel spreads new connections among them, no proxy in between (docs/operations.md "Many sockets on one host"); every instance on the port must set it',
+  }),
   LARDER_DATA_DIR: text({
     default: './data',
     description:

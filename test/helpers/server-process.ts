@@ -38,7 +38,13 @@ export function startServer(
   const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath];
   const child = spawn(command!, [...prefix, ...args], {
     cwd: ROOT,
-    env: { ...clean, ...env, LARDER_HOST: '127.0.0.1', LARDER_PORT: '0', LARDER_LOG_LEVEL: 'info' },
+    env: {
+      ...clean,
+      ...env,
+      LARDER_HOST: '127.0.0.1',
+      LARDER_PORT: env.LARDER_PORT ?? '0',
+      LARDER_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,0 +1,388 @@
+import http from 'node:http';
+import type { ClientSlice, StormResult } from '#bench/box-client.js';
+import { startBaseline, type Baseline } from '#bench/lib/baseline.js';
+import { BoxClient, footprint, waitUntilListening, type Footprint } from '#bench/lib/box.js';
+import { call, pool } from '#bench/lib/http.js';
+import { histogram, mergeCounts, percentileOf, total } from '#bench/lib/histogram.js';
+import {
+  ADMIN_PASSWORD,
+  assign,
+  createStore,
+  createUser,
+  login,
+  replaceInventory,
+  startLarder,
+  type Running,
+  type Session,
+} from '#bench/lib/larder.js';
+import { openFileLimit } from '#bench/lib/limits.js';
+import type { Options } from '#bench/lib/options.js';
+import { freePort, sleep } from '#bench/lib/processes.js';
+import { ms, num, ratio, type Row } from '#bench/lib/report.js';
+import { inventoryBody, itemId } from '#bench/lib/seed.js';
+import { DEFAULT_PG_URL } from '#bench/lib/target.js';
+
+const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+/** sockets per household: each write is fanned out to this many */
+const HOUSEHOLD_SOCKETS = 1000;
+const USERS_PER_HOUSEHOLD = 10;
+/** descriptors a process needs besides its sockets (database, bus, logs, the runtime) */
+const HEADROOM = 500;
+/** the most sockets one client process holds */
+const CLIENT_SOCKETS = 17_000;
+/** upgrade attempts in flight per client process */
+const CLIENT_CONCURRENCY = 50;
+const WRITE_RATE = 100;
+const SEED_BCRYPT_COST = 4;
+const SEED_CONCURRENCY = 16;
+/** every socket back within this after the storm */
+const STORM_TARGET_MS = 60_000;
+/** how long the clients keep trying after the storm (beyond the target, to say by how much) */
+const STORM_DEADLINE_MS = 120_000;
+const TARGET = { memory: 1.5, connect: 1.5, p99Ms: 100 };
+
+interface Side {
+  name: string;
+  pids: number[];
+  connectMs: number;
+  connects: number[];
+  /** per process: kB per socket and sockets held */
+  perSocket: { kb: number; sockets: number }[];
+  storm: StormResult;
+}
+
+const log2 = (log: (s: string) => void) => (s: string) => log(`box: ${s}`);
+
+/**
+ * The box: `boxSockets` authenticated sockets on `boxInstances` Larder instances sharing one port
+ * (LARDER_REUSE_PORT), on PostgreSQL + NATS, the load from client processes (bench/box-client.ts)
+ * each over its own 127.<a>.x.y source addresses. Measured: connect time and memory per socket of
+ * each instance, against bare `ws` servers in the same layout (as many processes on one port, the
+ * same clients and sockets); event delay at 100 writes/s, each to 1,000 sockets across instances;
+ * a reconnect storm (every socket dropped at once, reconnecting as the app does).
+ */
+export async function box(o: Options, outerLog: (s: string) => void): Promise<Row[]> {
+  const log = log2(outerLog);
+  const target = { dialect: 'postgres' as const, url: o.target.url ?? DEFAULT_PG_URL };
+  const natsUrl = process.env.LARDER_TEST_NATS_URL ?? DEFAULT_NATS_URL;
+  const { boxInstances: instances, boxSockets: sockets } = o;
+  const perInstance = Math.ceil(sockets / instances);
+  const limit = openFileLimit();
+  // SO_REUSEPORT spreads by a hash: allow 5 % over the mean on one instance
+  if (perInstance * 1.05 + HEADROOM > limit) {
+    throw new Error(
+      `${num(sockets)} sockets over ${instances} instances is ~${num(perInstance)} each; ` +
+        `with ${HEADROOM} descriptors of headroom that passes the open-file limit ${limit}: ` +
+        `pass --box-instances ${Math.ceil((sockets * 1.05) / (limit - HEADROOM))} or more`,
+    );
+  }
+  const households = Math.max(1, Math.round(sockets / HOUSEHOLD_SOCKETS));
+  const clientCount = Math.max(2, Math.ceil(sockets / CLIENT_SOCKETS));
+  const port = await freePort();
+  const url = `ws://127.0.0.1:${port}/ws/sync`;
+
+  // Larder: the first instance creates the schema and the users, then the others join the port
+  const store = createStore('box', target);
+  const env = {
+    LARDER_REUSE_PORT: 'true',
+    LARDER_BUS_URL: natsUrl,
+    LARDER_MAX_CONNECTIONS: String(limit - HEADROOM / 2),
+    LARDER_SOCKETS_PER_USER: '10000',
+  };
+  const larders: Running[] = [];
+  const start = async () => {
+    const larder = await startLarder(store, {
+      bcryptCost: SEED_BCRYPT_COST,
+      logLevel: 'info',
+      env,
+      port,
+    });
+    larders.push(larder);
+    await waitUntilListening(larder.child, port);
+  };
+  const clients: BoxClient[] = [];
+  let larder: Side;
+  let push: PushFigures;
+  let sessions: Session[];
+  try {
+    await start();
+    const base = `http://127.0.0.1:${port}`;
+    sessions = await seed(base, households, log);
+    for (let i = 1; i < instances; i++) await start();
+    log(`${instances} Larder instance(s) on port ${port} (PostgreSQL + NATS)`);
+    const tokens = sessions.map((s) => s.token);
+    for (let c = 0; c < clientCount; c++) {
+      const from = Math.floor((c * sockets) / clientCount);
+      const to = Math.floor(((c + 1) * sockets) / clientCount);
+      const slice: ClientSlice = {
+        url,
+        octet: 10 + c,
+        from,
+        to,
+        households,
+        tokens,
+        usersPerHousehold: USERS_PER_HOUSEHOLD,
+        concurrency: CLIENT_CONCURRENCY,
+      };
+      clients.push(await BoxClient.start(slice));
+    }
+    const pids = larders.map((l) => l.child.pid!);
+    larder = await measureSide('Larder', pids, clients, log, async () => {
+      log(`push: ${WRITE_RATE} writes/s for ${pushSeconds(o)} s over ${households} households`);
+      push = await pushRun(base, sessions, clients, households, pushSeconds(o));
+      log(
+        `push: p50 ${ms(push.p50)}, p99 ${ms(push.p99)}, ${push.lost} lost, ${push.failed} failed ` +
+          `(HTTP p50 ${ms(push.httpP50)}, p99 ${ms(push.httpP99)})`,
+      );
+    });
+  } finally {
+    await Promise.all(clients.map((c) => c.ask({ cmd: 'close' }).catch(() => {})));
+    await Promise.all(larders.map((l) => l.stop()));
+  }
+
+  // bare `ws`: as many processes on one port, the same clients and sockets
+  const bares: Baseline[] = [];
+  let bare: Side;
+  try {
+    const table = Object.fromEntries(
+      sessions.map((s) => [s.token, { userId: s.userId, inventoryId: s.inventoryId }]),
+    );
+    for (let i = 0; i < instances; i++) {
+      bares.push(await startBaseline('bare-ws.mjs', { tokens: table, port, reusePort: true }));
+    }
+    log(`${instances} bare ws process(es) on port ${port}`);
+    bare = await measureSide(
+      'bare ws',
+      bares.map((b) => b.child.pid!),
+      clients,
+      log,
+    );
+  } finally {
+    await Promise.all(clients.map((c) => c.ask({ cmd: 'close' }).catch(() => {})));
+    await Promise.all(bares.map((b) => b.stop()));
+    await Promise.all(clients.map((c) => c.stop()));
+  }
+  const layout = `${num(sockets)} sockets, ${instances} instance(s) on one port (PostgreSQL + NATS), ${clientCount} client processes`;
+  return rows(layout, larder, bare, push!);
+}
+
+const pushSeconds = (o: Options) => (o.quick ? 10 : 20);
+
+/**
+ * Users through the API: `households` inventories of USERS_PER_HOUSEHOLD members each (the first
+ * member's inventory, the others assigned to it), each with one item, every member signed in once.
+ */
+async function seed(base: string, households: number, log: (s: string) => void) {
+  const started = performance.now();
+  const admin = (await login(base, 'admin', ADMIN_PASSWORD)).token;
+  const n = households * USERS_PER_HOUSEHOLD;
+  const users = await pool(n, SEED_CONCURRENCY, (i) => createUser(base, admin, `box${i}`));
+  await pool(n, SEED_CONCURRENCY, async (i) => {
+    const first = users[i - (i % USERS_PER_HOUSEHOLD)]!;
+    if (i % USERS_PER_HOUSEHOLD !== 0) await assign(base, admin, users[i]!.id, first.inventoryId);
+  });
+  const sessions = await pool(n, SEED_CONCURRENCY, (i) => login(base, `box${i}`));
+  await pool(households, SEED_CONCURRENCY, (h) =>
+    replaceInventory(base, sessions[h * USERS_PER_HOUSEHOLD]!.token, inventoryBody(1)),
+  );
+  log(
+    `seeded ${n} users in ${households} households through the API in ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return sessions;
+}
+
+/** Opens every socket, reads each process's footprint, runs `between`, then the storm. */
+async function measureSide(
+  name: string,
+  pids: number[],
+  clients: BoxClient[],
+  log: (s: string) => void,
+  between?: () => Promise<void>,
+): Promise<Side> {
+  await sleep(1000);
+  const idle = pids.map(footprint);
+  log(`${name}: opening the sockets`);
+  const started = performance.now();
+  const opened = await Promise.all(clients.map((c) => c.ask({ cmd: 'open' })));
+  const connectMs = performance.now() - started;
+  const connects = mergeCounts(opened.map((o) => o.connects));
+  log(
+    `${name}: ${num(total(connects))} sockets open in ${num(connectMs / 1000)} s ` +
+      `(one connect p50 ${ms(percentileOf(connects, 50))}, p99 ${ms(percentileOf(connects, 99))})`,
+  );
+  await sleep(2000);
+  const perSocket = pids.map((pid, i) => growth(idle[i]!, footprint(pid)));
+  log(
+    `${name}: ${perSocket.map((p) => `${num(p.sockets)} sockets at ${num(p.kb)} kB`).join(', ')}`,
+  );
+  await between?.();
+  log(`${name}: storm, every socket dropped at once`);
+  const storms = await Promise.all(
+    clients.map((c) => c.ask({ cmd: 'storm', deadlineMs: STORM_DEADLINE_MS })),
+  );
+  const storm = mergeStorms(storms);
+  log(
+    `${name}: storm: ${num(storm.back)} back in ${num(storm.backMs / 1000)} s, ` +
+      `${storm.missing} missing, ${storm.refused503} × 503 (${storm.withRetryAfter} with Retry-After), ` +
+      `${storm.otherFailures} other failures${storm.reasons.length ? ` (${storm.reasons.join('; ')})` : ''}`,
+  );
+  return { name, pids, connectMs, connects, perSocket, storm };
+}
+
+function growth(idle: Footprint, open: Footprint) {
+  const sockets = open.descriptors - idle.descriptors;
+  return { kb: ((open.rssMb - idle.rssMb) * 1024) / sockets, sockets };
+}
+
+function mergeStorms(all: StormResult[]): StormResult {
+  const sum = (f: (s: StormResult) => number) => all.reduce((a, s) => a + f(s), 0);
+  return {
+    backMs: Math.max(...all.map((s) => s.backMs)),
+    back: sum((s) => s.back),
+    missing: sum((s) => s.missing),
+    attempts: sum((s) => s.attempts),
+    refused503: sum((s) => s.refused503),
+    withRetryAfter: sum((s) => s.withRetryAfter),
+    otherFailures: sum((s) => s.otherFailures),
+    reasons: all.flatMap((s) => s.reasons).slice(0, 5),
+    delays: mergeCounts(all.map((s) => s.delays)),
+  };
+}
+
+interface PushFigures {
+  writes: number;
+  failed: number;
+  /** (write, socket) pairs whose frame never came */
+  lost: number;
+  deliveries: number;
+  p50: number;
+  p99: number;
+  /** the writes' own answers, from their scheduled moment */
+  httpP50: number;
+  httpP99: number;
+}
+
+/** writes spread over keep-alive connections from these many source addresses (and so instances) */
+const WRITE_SOURCES = 8;
+
+/**
+ * Open loop: WRITE_RATE item writes per second for `seconds`, write j on household j % households
+ * by its first member, each timed from its scheduled moment to the first inventoryUpdated frame
+ * covering it on each socket of the household, whatever instance holds it.
+ */
+async function pushRun(
+  base: string,
+  sessions: Session[],
+  clients: BoxClient[],
+  households: number,
+  seconds: number,
+): Promise<PushFigures> {
+  await Promise.all(clients.map((c) => c.ask({ cmd: 'arrivals' })));
+  const agents = Array.from(
+    { length: WRITE_SOURCES },
+    (_, i) =>
+      new http.Agent({ keepAlive: true, maxSockets: 8, localAddress: `127.250.0.${i + 1}` }),
+  );
+  const count = WRITE_RATE * seconds;
+  const writes: { household: number; revision: number; at: number }[] = [];
+  let failed = 0;
+  const answered = histogram();
+  const inFlight: Promise<void>[] = [];
+  const epoch = () => performance.timeOrigin + performance.now();
+  const begin = epoch() + 10;
+  let quantity = 1000;
+  for (let j = 0; j < count; j++) {
+    const at = begin + (j * 1000) / WRITE_RATE;
+    const wait = at - epoch();
+    if (wait > 0) await sleep(wait);
+    const household = j % households;
+    inFlight.push(
+      call(base, {
+        method: 'PATCH',
+        path: `/api/inventory/items/${itemId(0)}`,
+        token: sessions[household * USERS_PER_HOUSEHOLD]!.token,
+        body: { quantity: quantity++ },
+        agent: agents[j % WRITE_SOURCES],
+      }).then(
+        (reply) => {
+          if (reply.status !== 200) return void failed++;
+          answered.add(epoch() - at);
+          writes.push({ household, revision: reply.json().revision, at });
+        },
+        () => void failed++,
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  for (const agent of agents) agent.destroy();
+  await sleep(5000); // the last frames' way to every socket
+  const answers = await Promise.all(clients.map((c) => c.ask({ cmd: 'latency', writes })));
+  const delays = mergeCounts(answers.map((a) => a.delays));
+  return {
+    writes: count,
+    failed,
+    lost: answers.reduce((a, b) => a + b.lost, 0),
+    deliveries: total(delays),
+    p50: percentileOf(delays, 50),
+    p99: percentileOf(delays, 99),
+    httpP50: percentileOf(answered.counts, 50),
+    httpP99: percentileOf(answered.counts, 99),
+  };
+}
+
+function rows(layout: string, larder: Side, bare: Side, push: PushFigures): Row[] {
+  const kb = (side: Side) => side.perSocket.map((p) => p.kb);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const worst = Math.max(...kb(larder));
+  const range = (xs: number[]) =>
+    xs.length === 1 ? num(xs[0]!) : `${num(Math.min(...xs))}–${num(Math.max(...xs))}`;
+  const held = (side: Side) => range(side.perSocket.map((p) => p.sockets));
+  const connect = (side: Side) =>
+    `${num(side.connectMs / 1000)} s (one connect p99 ${ms(percentileOf(side.connects, 99))})`;
+  const storm = (s: StormResult) =>
+    s.missing > 0
+      ? `**${num(s.missing)} never back** (${num(s.back)} back)`
+      : `all back in ${num(s.backMs / 1000)} s (p50 ${num(percentileOf(s.delays, 50) / 1000)} s), ` +
+        `${num(s.refused503)} × 503 (${num(s.withRetryAfter)} with Retry-After), ${num(s.otherFailures)} other failures`;
+  return [
+    {
+      case: `box: ${layout}, connecting`,
+      larder: connect(larder),
+      baseline: `bare \`ws\` (same layout): ${connect(bare)}`,
+      ratio: `${ratio(larder.connectMs, bare.connectMs)}×`,
+      target: `≤ ${TARGET.connect}×`,
+      met: larder.connectMs / bare.connectMs <= TARGET.connect,
+    },
+    {
+      case: `box: memory per socket of each instance (RSS growth ÷ sockets it holds)`,
+      larder: `${range(kb(larder))} kB (${held(larder)} sockets each)`,
+      baseline: `bare \`ws\`: ${range(kb(bare))} kB (${held(bare)} sockets each)`,
+      ratio: `${ratio(worst, mean(kb(bare)))}× (worst instance ÷ bare mean)`,
+      target: `≤ ${TARGET.memory}×`,
+      met: worst / mean(kb(bare)) <= TARGET.memory,
+    },
+    {
+      case: `box: event delay, ${WRITE_RATE} writes/s each to ~${num(HOUSEHOLD_SOCKETS)} sockets across instances`,
+      larder:
+        `p50 ${ms(push.p50)}, p99 ${ms(push.p99)} over ${num(push.deliveries)} deliveries, ` +
+        `${num(push.lost)} lost${push.failed ? `, **${push.failed} writes failed**` : ''} ` +
+        `(the writes' answers: p50 ${ms(push.httpP50)}, p99 ${ms(push.httpP99)})`,
+      baseline: 'none (a bare relay has no bus between processes)',
+      ratio: '',
+      target: `p99 ≤ ${TARGET.p99Ms} ms, 0 lost`,
+      met: push.p99 <= TARGET.p99Ms && push.lost === 0 && push.failed === 0,
+    },
+    {
+      case: `box: reconnect storm, every socket dropped at once, back as the app reconnects`,
+      larder: storm(larder.storm),
+      baseline: `bare \`ws\`: ${storm(bare.storm)}`,
+      ratio:
+        larder.storm.missing + bare.storm.missing === 0
+          ? `${ratio(larder.storm.backMs, bare.storm.backMs)}×`
+          : '',
+      target: `all back ≤ ${STORM_TARGET_MS / 1000} s`,
+      met: larder.storm.missing === 0 && larder.storm.backMs <= STORM_TARGET_MS,
+    },
+  ];
+}
