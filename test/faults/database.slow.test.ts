@@ -1,49 +1,27 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createUser,
-  describeOnPostgres,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-  type TestApp,
-} from '#test/helpers/app.js';
-import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { describeOnPostgres } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { call, seedBasics } from '#test/inventory/helpers.js';
 import { startFaultProxy, type FaultProxy } from './proxy.js';
-import { figures, startWriteStream } from './write-stream.js';
+import { figures, itemWrite, startWriteStream } from './write-stream.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeOnPostgres('the database unreachable', () => {
   let proxy: FaultProxy;
-  let t: TestApp;
-  let anna: Session;
-
   beforeAll(async () => {
     proxy = await startFaultProxy(process.env.LARDER_TEST_DATABASE_URL!);
-    const env = testEnvironment('postgres');
-    env.LARDER_DATABASE_URL = proxy.url;
-    t = await buildTestApp('postgres', { env });
-    anna = await createUser(t.app, await loginAsAdmin(t.app), 'anna');
-    await seedBasics(t.app, anna);
   });
-  afterAll(async () => {
-    proxy.set('open');
-    await t.close();
-    await destroyTestEnvironment(t.env);
-    await proxy.close();
+  // hooks run as a stack: the proxy opens before the app closes, and closes after it
+  afterAll(() => proxy.close());
+  const t = useTestApp('postgres', {
+    prepare: (env) => void (env.LARDER_DATABASE_URL = proxy.url),
   });
+  const anna = t.user('anna');
+  beforeAll(() => seedBasics(t.app, anna));
+  afterAll(() => proxy.set('open'));
 
-  const write = async (key: string) => {
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/inventory/items/${key}`,
-      headers: anna.headers,
-      payload: itemBody({ name: key }),
-    });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  };
+  const write = itemWrite(t, anna);
   const storedKeys = async () => {
     const list = await call(t.app, anna, 'GET', '/api/inventory/items');
     expect(list.status).toBe(200);
@@ -118,8 +96,8 @@ describeOnPostgres('the database unreachable', () => {
     console.log(
       `FAULT FIGURES database blackholed: 2 writes and /health answered 503 in ${tookMs} ms`,
     );
-    expect([a.status, a.body.code]).toEqual([503, 'database_unavailable']);
-    expect([b.status, b.body.code]).toEqual([503, 'database_unavailable']);
+    expect([a.status, a.body?.code]).toEqual([503, 'database_unavailable']);
+    expect([b.status, b.body?.code]).toEqual([503, 'database_unavailable']);
     expect(h.statusCode).toBe(503);
     expect(tookMs).toBeLessThan(10_000);
     proxy.set('open');

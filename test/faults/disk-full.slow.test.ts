@@ -2,21 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-  type TestApp,
-} from '#test/helpers/app.js';
-import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { DIALECTS } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { call, seedBasics } from '#test/inventory/helpers.js';
 import { putApk } from '#test/releases/helpers.js';
 import { filesUnder, fixture, upload } from '#test/resources/helpers.js';
 import { fillDisk, mountTmpfs, tmpfsUnavailable, type Tmpfs } from './tmpfs.js';
-import { figures, startWriteStream } from './write-stream.js';
+import { figures, itemWrite, startWriteStream } from './write-stream.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unavailable = tmpfsUnavailable();
@@ -27,37 +19,25 @@ describe.skipIf(unavailable !== null).each(DIALECTS)(
   `a full disk (the data folder on a 48 MB tmpfs; %s)${unavailable ? ` (skipped: ${unavailable})` : ''}`,
   (dialect) => {
     let disk: Tmpfs;
-    let t: TestApp;
-    let admin: Session;
-    let anna: Session;
-    const logLines: string[] = [];
-
-    beforeAll(async () => {
+    beforeAll(() => {
       disk = mountTmpfs(48);
-      const env = testEnvironment(dialect);
-      fs.rmSync(env.LARDER_DATA_DIR!, { recursive: true });
-      env.LARDER_DATA_DIR = path.join(disk.dir, 'data');
-      env.LARDER_BACKUP_DIR = path.join(disk.dir, 'backups');
-      t = await buildTestApp(dialect, { env, logLines });
-      admin = await loginAsAdmin(t.app);
-      anna = await createUser(t.app, admin, 'anna');
-      await seedBasics(t.app, anna);
     });
-    afterAll(async () => {
-      await t?.close();
-      if (t) await destroyTestEnvironment(t.env);
-      disk?.unmount();
+    // hooks run as a stack: unmounted after the app is closed and its folders removed
+    afterAll(() => disk?.unmount());
+    const logLines: string[] = [];
+    const t = useTestApp(dialect, {
+      logLines,
+      prepare: (env) => {
+        fs.rmSync(env.LARDER_DATA_DIR!, { recursive: true });
+        env.LARDER_DATA_DIR = path.join(disk.dir, 'data');
+        env.LARDER_BACKUP_DIR = path.join(disk.dir, 'backups');
+      },
     });
+    const admin = t.admin;
+    const anna = t.user('anna');
+    beforeAll(() => seedBasics(t.app, anna));
 
-    const write = async (key: string) => {
-      const res = await t.app.inject({
-        method: 'PUT',
-        url: `/api/inventory/items/${key}`,
-        headers: anna.headers,
-        payload: itemBody({ name: key, notes: key.padEnd(4000, '.') }),
-      });
-      return { status: res.statusCode, body: res.json(), headers: res.headers };
-    };
+    const write = itemWrite(t, anna, (key) => ({ notes: key.padEnd(4000, '.') }));
     const health = async () => (await t.app.inject({ method: 'GET', url: '/health' })).json();
     const partialFiles = () =>
       filesUnder(disk.dir).filter(

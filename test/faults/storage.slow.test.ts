@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  login,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-  type TestApp,
-} from '#test/helpers/app.js';
-import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { DIALECTS, login } from '#test/helpers/app.js';
+import { useTestApp } from '#test/helpers/fixtures.js';
+import { call, seedBasics } from '#test/inventory/helpers.js';
 import { putApk } from '#test/releases/helpers.js';
 import { fixture, upload } from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from '#test/storage/s3-peer.js';
 import { startFaultProxy, type FaultProxy } from './proxy.js';
-import { figures, startWriteStream } from './write-stream.js';
+import { figures, itemWrite, startWriteStream } from './write-stream.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** a PDF of 20 MB: an upload in three parts, long enough to be cut half-way */
@@ -24,19 +15,28 @@ const bigPdf = () => Buffer.concat([fixture('water-guide.pdf'), Buffer.alloc(20 
 describe.each(DIALECTS)('the bucket unreachable (%s)', (dialect) => {
   let peer: S3Peer;
   let proxy: FaultProxy;
-  let t: TestApp;
-  let admin: Session;
-  let anna: Session;
   let downloadUrl: string;
 
   beforeAll(async () => {
     peer = await startS3Peer();
     proxy = await startFaultProxy(peer.settings.endpoint!);
-    const env = { ...testEnvironment(dialect), ...peer.env };
-    env.LARDER_S3_ENDPOINT = proxy.url.replace(/\/$/, '');
-    t = await buildTestApp(dialect, { env });
-    admin = await loginAsAdmin(t.app);
-    anna = await createUser(t.app, admin, 'anna');
+  });
+  // hooks run as a stack: the proxy opens before the app closes; proxy and peer close after it
+  afterAll(async () => {
+    await proxy.close();
+    await peer.close();
+  });
+  const t = useTestApp(dialect, {
+    prepare: (env) => {
+      Object.assign(env, peer.env);
+      env.LARDER_S3_ENDPOINT = proxy.url.replace(/\/$/, '');
+    },
+  });
+  const admin = t.admin;
+  const anna = t.user('anna');
+  afterAll(() => proxy.set('open'));
+
+  beforeAll(async () => {
     await seedBasics(t.app, anna);
     const guide = await upload(
       t.app,
@@ -48,23 +48,8 @@ describe.each(DIALECTS)('the bucket unreachable (%s)', (dialect) => {
     expect(guide.statusCode).toBe(201);
     downloadUrl = new URL(guide.json().downloadUrl).pathname;
   });
-  afterAll(async () => {
-    proxy.set('open');
-    await t.close();
-    await destroyTestEnvironment(t.env);
-    await proxy.close();
-    await peer.close();
-  });
 
-  const write = async (key: string) => {
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/inventory/items/${key}`,
-      headers: anna.headers,
-      payload: itemBody({ name: key }),
-    });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  };
+  const write = itemWrite(t, anna);
   const fileRequests = () => [
     upload(t.app, admin, 'guide.pdf', { title: 'During' }, fixture('water-guide.pdf')),
     t.app.inject({ url: downloadUrl, headers: anna.headers }),

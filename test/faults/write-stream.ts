@@ -1,3 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { Session } from '#test/helpers/app.js';
+import { itemBody } from '#test/inventory/helpers.js';
+
 /** One write of the stream, as its client saw it. */
 export interface WriteResult {
   key: string;
@@ -132,4 +136,24 @@ export function figures(
   // the figures the closing note reports, one line per fault
   console.log(`FAULT FIGURES ${JSON.stringify(result)}`);
   return result;
+}
+
+/**
+ * One write of a stream: `who` puts a new item named `key` (with `fields` added) through `app`.
+ * The app is read at each call, so a fixture's app may be replaced (a restart) between writes.
+ */
+export function itemWrite(
+  t: { app: FastifyInstance },
+  who: Session,
+  fields: (key: string) => Record<string, unknown> = () => ({}),
+) {
+  return async (key: string): Promise<Answer> => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/inventory/items/${key}`,
+      headers: who.headers,
+      payload: itemBody({ name: key, ...fields(key) }),
+    });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  };
 }
