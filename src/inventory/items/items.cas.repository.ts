@@ -36,7 +36,9 @@ export interface CasWrite {
  * another one after a restore moved them back). It locks the inventory's row first (`inv`), then
  * the items still as read (`hit`, FOR UPDATE); those get the next revisions in the order given,
  * one each, as if written one after the other; the inventory's revision is bumped by their
- * number and each gets its change-log row, and its journal row when it carries one (`j_id`).
+ * number and each gets its change-log row, and its journal row when it carries one (`j_id`):
+ * at its time, or at the inventory's newest journal time when that is later, so the journal's
+ * time order is the order of the writes (two PATCHes read at t1 < t2 may commit t2 first).
  *
  * Why this is safe: the inventory's row is locked before any item (`exists (select 1 from "inv")`
  * is a one-time filter of `hit`, evaluated before its scan), as the locking transaction does, so
@@ -94,7 +96,10 @@ const casBatch = new Prepared<{ ord: number; revision: number | string }>(
   "journaled" as (
     insert into "journal" ("id", "inventory_id", "at", "item_id", "item_name", "user_id",
       "username", "device_id", "op_id", "source", "kind", "delta", "quantity_after")
-    select "t"."j_id", ?, "t"."changed_at", "t"."id", "t"."name", "t"."j_user_id", "t"."j_username",
+    select "t"."j_id", ?,
+      greatest(max("t"."changed_at") over (order by "num"."revision"),
+        (select coalesce(max("at"), 0) from "journal" where "inventory_id" = ?)),
+      "t"."id", "t"."name", "t"."j_user_id", "t"."j_username",
       "t"."j_device_id", null, "t"."j_source", 'set', "t"."quantity" - "t"."read_quantity", "t"."quantity"
     from "num" join "t" on "t"."ord" = "num"."ord"
     where "t"."j_id" is not null order by "num"."revision"
@@ -136,6 +141,7 @@ export async function casUpdateItems(
   const rows = await casBatch.all(db, [
     inventoryId,
     JSON.stringify(input),
+    inventoryId,
     inventoryId,
     inventoryId,
     inventoryId,

@@ -1,7 +1,7 @@
 import type { NamedEntityTable } from '#src/db/types.js';
 import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
 import { nameKey, valuesOfInput } from '#src/inventory/inventory.mapper.js';
-import { replaceItems } from '#src/inventory/items/items.writer.js';
+import { replaceItems } from '#src/inventory/items/items.replace.js';
 import { authorOf } from '#src/inventory/journal/journal.author.js';
 import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
 import { findInventory, setInventoryName } from '#src/inventory/inventory.repository.js';
