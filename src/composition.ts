@@ -125,6 +125,7 @@ export function createServices(deps: Deps): {
   });
   const messages = messagesFeature({
     db,
+    write: database.writeOne,
     bus,
     clock,
     log,
@@ -155,6 +156,7 @@ export function createServices(deps: Deps): {
   });
   const push = pushFeature({
     db,
+    write: database.write,
     bus,
     clock,
     log,
@@ -238,6 +240,7 @@ function inventoryFeature(deps: Deps) {
   const { config, database, bus, clock } = deps;
   const inventory = createInventoryService({
     db: database.db,
+    write: database.write,
     bus,
     clock,
     clockSkewMs: config.clockSkewMs,

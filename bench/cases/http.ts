@@ -137,16 +137,31 @@ function messageLoad(std: Standard): Load {
   };
 }
 
-export async function patch(o: Options, std: Standard): Promise<Row[]> {
+/**
+ * The bare write servers' database and the target: on SQLite without the sync Larder does for
+ * durability (WAL, `synchronous=NORMAL`), so the ratio shows what durable commits and the rest of
+ * Larder cost together (≥ 0.5); on PostgreSQL a pg pool with the server's own settings (≥ 0.4).
+ */
+async function bareWrites(std: Standard) {
   const database = await copyDatabase(std.store);
-  const statement = database.dialect === 'sqlite' ? 'better-sqlite3 (WAL)' : 'pg';
+  return database.dialect === 'sqlite'
+    ? {
+        database: { ...database, synchronous: 'NORMAL' },
+        what: 'better-sqlite3 (WAL, `synchronous=NORMAL`: no sync)',
+        target: { text: '≥ 0.5', ratio: 0.5 },
+      }
+    : { database, what: 'pg', target: { text: '≥ 0.4', ratio: 0.4 } };
+}
+
+export async function patch(o: Options, std: Standard): Promise<Row[]> {
+  const { database, what, target } = await bareWrites(std);
   const row = await compare(
     o,
     `\`PATCH /api/inventory/items/{id}\`, 32 connections, ${std.writers.length} inventories`,
     std.larder.base,
     patchLoad(std),
     {
-      label: `bare node:http + JSON parse + the same one-row UPDATE with ${statement}`,
+      label: `bare node:http + JSON parse + the same one-row UPDATE with ${what}`,
       start: () =>
         startBaseline('bare-http.mjs', {
           mode: 'patch',
@@ -154,21 +169,21 @@ export async function patch(o: Options, std: Standard): Promise<Row[]> {
           tokens: tokenTable(std.writers),
         }),
     },
-    { text: '≥ 0.4', ratio: 0.4 },
+    target,
   );
   return [row];
 }
 
 export async function messages(o: Options, std: Standard): Promise<Row[]> {
   const writers = std.writers;
-  const database = await copyDatabase(std.store);
+  const { database, what, target } = await bareWrites(std);
   const row = await compare(
     o,
     '`POST /api/messages`, 16 connections',
     std.larder.base,
     messageLoad(std),
     {
-      label: 'bare node:http + JSON parse + one INSERT',
+      label: `bare node:http + JSON parse + one INSERT with ${what}`,
       start: () =>
         startBaseline('bare-http.mjs', {
           mode: 'message',
@@ -176,7 +191,7 @@ export async function messages(o: Options, std: Standard): Promise<Row[]> {
           tokens: tokenTable(writers),
         }),
     },
-    { text: '≥ 0.4', ratio: 0.4 },
+    target,
   );
   return [row];
 }

@@ -1,20 +1,41 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
+import {
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type pg from 'pg';
 import type { Config } from '#src/config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
+import { createGroupCommit, type WriteStatement, type WriteTransaction } from './group-commit.js';
 import { loadPg } from './pg.js';
 import { createPool } from './pg-pool.js';
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
+import { WalSync } from './wal-sync.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /**
+   * The transaction of the writes a request waits for (an inventory's, a message, a push
+   * delivery's). SQLite: one group commit (group-commit.ts) for all of them, so the writes that
+   * arrive together share a COMMIT and its sync. PostgreSQL: a transaction of its own per write
+   * (rows are locked there and writes run in parallel on the pool).
+   */
+  write: WriteTransaction;
+  /** A write of one statement: on SQLite in that group commit, on PostgreSQL on its own. */
+  writeOne: WriteStatement;
   /** PostgreSQL only: the pool settings, for a dedicated LISTEN connection. */
   pgConnection?: pg.ClientConfig;
   /**
@@ -35,11 +56,77 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
     return true;
   }
+  /** The driver below holds the connection's lock itself (it must release it before the sync). */
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/** One holder at a time of the single connection, in the order they asked. */
+class ConnectionLock {
+  #held = false;
+  #queue: (() => void)[] = [];
+
+  obtain(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#queue.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+}
+
+/**
+ * Kysely's SQLite driver, made durable without blocking the loop: a query or transaction gives
+ * the connection back at once, and its caller gets the result only once everything committed so
+ * far is on stable storage (src/db/wal-sync.ts). A write is then never answered before it is
+ * durable, nor a read answered with a commit that is not. Meanwhile the next holder already runs.
+ */
+class DurableSqliteDriver extends SqliteDriver {
+  readonly #lock = new ConnectionLock();
+  constructor(
+    config: SqliteDialectConfig,
+    readonly wal: WalSync,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#lock.obtain();
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.#lock.release();
+    await this.wal.durable();
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.wal.close();
+  }
 }
 
 class LarderSqliteDialect extends SqliteDialect {
+  constructor(
+    readonly config: SqliteDialectConfig,
+    readonly wal: WalSync,
+  ) {
+    super(config);
+  }
+
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+
+  override createDriver(): Driver {
+    return new DurableSqliteDriver(this.config, this.wal);
   }
 }
 
@@ -64,17 +151,21 @@ export async function createDatabase(
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    // An answered write is on stable storage: in WAL mode FULL syncs the WAL at every commit
-    // (NORMAL only at checkpoints, so a power cut could take back answered writes). Group
-    // commit (src/db/group-commit.ts) shares that sync among the writes of one loop turn.
-    sqlite.pragma('synchronous = FULL');
-    const db = new Kysely<DB>({
-      dialect: new LarderSqliteDialect({ database: cachingDatabase(sqlite) }),
-    });
+    // An answered write is on stable storage, but SQLite does not sync the WAL inside COMMIT,
+    // which would block the event loop for the disk's time: NORMAL syncs it only at checkpoints,
+    // and the driver waits for a sync of the WAL (wal-sync.ts, on libuv's pool) before any
+    // query or transaction answers. Commits made while one sync runs share the next.
+    sqlite.pragma('synchronous = NORMAL');
+    const wal = new WalSync(`${sqlitePath(config)}-wal`, config.dataDir);
+    const database = cachingDatabase(sqlite, () => wal.committed());
+    const db = new Kysely<DB>({ dialect: new LarderSqliteDialect({ database }, wal) });
+    const write = createGroupCommit(db);
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {
       db,
       dialect: 'sqlite',
+      write,
+      writeOne: write,
       dataVersion: () => dataVersion.get() as number,
       destroy: () => db.destroy(),
     };
@@ -98,7 +189,14 @@ export async function createDatabase(
   const pool = createPool(pg, pgConnection);
   pool.on('error', onConnectionError);
   const db = new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', pgConnection, destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    write: (work) => db.transaction().execute(work),
+    writeOne: (work) => work(db),
+    pgConnection,
+    destroy: () => db.destroy(),
+  };
 }
 
 export async function pingDatabase(db: Kysely<DB>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Executor } from './executor.js';
 import { Prepared } from './prepared.js';
 import type { DB } from './types.js';
 
@@ -14,6 +15,16 @@ export const GROUP_TIME_BUDGET_MS = 10;
 const savepoint = new Prepared('savepoint larder_write');
 const release = new Prepared('release savepoint larder_write');
 const rollbackTo = new Prepared('rollback to savepoint larder_write');
+
+/** Runs `work` in a write transaction; resolves once it is committed (and durable). */
+export type WriteTransaction = <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
+
+/**
+ * Runs `work`, one statement, as a write of its own; resolves once it is committed (and
+ * durable). On SQLite it joins the group commit; on PostgreSQL it runs outside a transaction
+ * (a BEGIN and a COMMIT would be two more round trips for nothing).
+ */
+export type WriteStatement = <T>(work: (db: Executor) => Promise<T>) => Promise<T>;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -39,7 +50,7 @@ interface Write {
 export function createGroupCommit(
   db: Kysely<DB>,
   { maxWrites = MAX_GROUP_WRITES, timeBudgetMs = GROUP_TIME_BUDGET_MS } = {},
-) {
+): WriteTransaction {
   const queue: Write[] = [];
   let scheduled = false;
   let running = false;
@@ -66,14 +77,23 @@ export function createGroupCommit(
     await release.run(trx, []);
   }
 
+  /** The next group may begin: called once this group's transaction has ended. */
+  function handOver(): void {
+    if (!running) return;
+    running = false;
+    schedule();
+  }
+
   async function flush(): Promise<void> {
     scheduled = false;
     running = true;
-    let group = queue.splice(0, maxWrites);
-    const alone = group.length === 1;
-    const started = performance.now();
+    let group: Write[] = [];
     try {
       await db.transaction().execute(async (trx) => {
+        // taken once the connection is this group's: what queued while it waited joins
+        group = queue.splice(0, maxWrites);
+        const alone = group.length === 1;
+        const started = performance.now();
         for (let i = 0; i < group.length; i++) {
           await runOne(trx, group[i]!, alone);
           if (i + 1 < group.length && performance.now() - started > timeBudgetMs) {
@@ -81,6 +101,9 @@ export function createGroupCommit(
             group = group.slice(0, i + 1);
           }
         }
+        // COMMIT follows at once, before the loop turns: the next group may form and wait for
+        // the connection while this one's commit is synced to disk (src/db/wal-sync.ts)
+        handOver();
       });
       for (const write of group) {
         const outcome = write.outcome!;
@@ -93,8 +116,7 @@ export function createGroupCommit(
         write.reject(write.outcome && !write.outcome.ok ? write.outcome.error : error);
       }
     } finally {
-      running = false;
-      schedule();
+      handOver();
     }
   }
 

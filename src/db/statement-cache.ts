@@ -21,11 +21,20 @@ function controlOf(sql: string): Control {
  * the caller. So such a ROLLBACK does nothing, and a savepoint's rollback or release (group
  * commit, src/db/group-commit.ts) fails with the error that ended the transaction.
  */
+interface ConnectionState {
+  endedBy: unknown;
+  /** a statement that writes ran since the last transaction ended */
+  wrote: boolean;
+  /** called when a transaction that wrote has ended (COMMIT, or a write outside a transaction) */
+  onCommit: () => void;
+}
+
 function guarded(
   sqlite: SQLite.Database,
   stmt: SqliteStatement,
+  writes: boolean,
   control: Control,
-  state: { endedBy: unknown },
+  state: ConnectionState,
 ): SqliteStatement {
   const call = <T>(work: () => T, skipped: () => T): T => {
     if (control === 'begin') state.endedBy = null;
@@ -38,6 +47,12 @@ function guarded(
     } catch (err) {
       if (!sqlite.inTransaction) state.endedBy = err;
       throw err;
+    } finally {
+      if (writes) state.wrote = true;
+      if (state.wrote && !sqlite.inTransaction) {
+        state.wrote = false;
+        state.onCommit();
+      }
     }
   };
   return {
@@ -68,13 +83,16 @@ function guarded(
  * Safe because Kysely's SQLite driver runs one query at a time on its single connection; a
  * statement still iterating (a streamed query) is never handed out twice at once, since the
  * stream holds that connection until it ends.
+ * `onCommit` is called each time a transaction that wrote ends (a COMMIT, a statement that writes
+ * outside a transaction, or a ROLLBACK after writes): src/db/wal-sync.ts counts those.
  */
 export function cachingDatabase(
   sqlite: SQLite.Database,
+  onCommit: () => void = () => {},
   size = STATEMENT_CACHE_SIZE,
 ): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
-  const state = { endedBy: null as unknown };
+  const state: ConnectionState = { endedBy: null, wrote: false, onCommit };
   return {
     prepare(sql: string): SqliteStatement {
       let stmt = cache.get(sql);
@@ -82,8 +100,15 @@ export function cachingDatabase(
         // re-insert: Map iteration order is the LRU order
         cache.delete(sql);
       } else {
-        const prepared = sqlite.prepare(sql) as unknown as SqliteStatement;
-        stmt = guarded(sqlite, prepared, controlOf(sql), state);
+        const prepared = sqlite.prepare(sql);
+        const writes = !prepared.readonly;
+        stmt = guarded(
+          sqlite,
+          prepared as unknown as SqliteStatement,
+          writes,
+          controlOf(sql),
+          state,
+        );
         if (cache.size >= size) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, stmt);

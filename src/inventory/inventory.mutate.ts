@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isPostgres, type Executor } from '#src/db/executor.js';
-import { createGroupCommit } from '#src/db/group-commit.js';
+import type { WriteTransaction } from '#src/db/group-commit.js';
 import type { DB } from '#src/db/types.js';
 import type { AppError } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
@@ -88,6 +88,8 @@ export const CAS_ATTEMPTS = 3;
  */
 export function createMutate(deps: {
   db: Kysely<DB>;
+  /** the database's write transaction (Database.write): on SQLite, the shared group commit */
+  write: WriteTransaction;
   bus: EventBus;
   clock: () => number;
   /** LARDER_CLOCK_SKEW in ms */
@@ -97,10 +99,7 @@ export function createMutate(deps: {
   /** false: no journal rows are written (LARDER_JOURNAL_DAYS=0) */
   journaling: boolean;
 }): Mutate {
-  const { db, bus, clock, clockSkewMs, afterWrite, journaling } = deps;
-  const transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
-    ? (work) => db.transaction().execute(work)
-    : createGroupCommit(db);
+  const { db, bus, clock, clockSkewMs, afterWrite, journaling, write: transaction } = deps;
   const moment = (): Moment => {
     const now = clock();
     return { now, clamp: (time) => (time > now + clockSkewMs ? now : time), journaling };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { WriteTransaction } from '#src/db/group-commit.js';
 import type { DB } from '#src/db/types.js';
 import { badRequest, notFound } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
@@ -36,6 +37,7 @@ const MAX_NAME_LENGTH = 100;
  */
 export function createInventoryService(deps: {
   db: Kysely<DB>;
+  write: WriteTransaction;
   bus: EventBus;
   clock: () => number;
   /** LARDER_CLOCK_SKEW in ms (default 60 s: the CLI's writers need no config) */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '#src/auth/auth.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '#src/db/executor.js';
+import type { WriteStatement } from '#src/db/group-commit.js';
 import type { DB } from '#src/db/types.js';
 import { AppError, badRequest, conflict, notFound } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
@@ -22,13 +23,15 @@ const BATCH = 200;
  */
 export function createMessagesService(deps: {
   db: Kysely<DB>;
+  /** Database.writeOne: on SQLite, messages share commits with every other write */
+  write: WriteStatement;
   users: UsersService;
   bus: EventBus;
   clock: () => number;
   /** per sender; as many may go at once (an offline queue flushing), then this many a minute */
   messagesPerMinute: number;
 }) {
-  const { db, users, bus, clock } = deps;
+  const { db, write, users, bus, clock } = deps;
   const sendLimit = createRateLimiter({
     perSecond: deps.messagesPerMinute / 60,
     burst: deps.messagesPerMinute,
@@ -79,7 +82,8 @@ export function createMessagesService(deps: {
     const ids = [...new Set(messageIds)].filter(isUuid);
     const changed: { id: string; deliveredAt: number }[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
-      const rows = await repo.markDelivered(db, receiverId, ids.slice(i, i + BATCH), clock());
+      const slice = ids.slice(i, i + BATCH);
+      const rows = await write((trx) => repo.markDelivered(trx, receiverId, slice, clock()));
       changed.push(...rows.map((row) => ({ id: row.id, deliveredAt: row.delivered_at })));
       await Promise.all(
         rows.map((row) =>
@@ -120,7 +124,7 @@ export function createMessagesService(deps: {
         delivered_at: null,
       };
       try {
-        await repo.insertMessage(db, row);
+        await write((trx) => repo.insertMessage(trx, row));
       } catch (err) {
         if (isUniqueViolation(err)) {
           // a concurrent retry with the same id won the race

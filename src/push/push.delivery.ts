@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
-import { isPostgres } from '#src/db/executor.js';
-import { createGroupCommit } from '#src/db/group-commit.js';
+import type { Kysely } from 'kysely';
+import type { WriteTransaction } from '#src/db/group-commit.js';
 import type { DB, PushDeliveriesTable } from '#src/db/types.js';
 import type { Metrics } from '#src/metrics/metrics.js';
 import type { Outbound } from '#src/outbound/outbound.js';
@@ -41,22 +40,19 @@ const KEEP_FINISHED_MS = 24 * 3600_000;
  */
 export function createPushOutbox(deps: {
   db: Kysely<DB>;
+  /**
+   * The outbox's writes (queue, claim, record): on SQLite they share the commits of every other
+   * write (src/db/group-commit.ts), since a push costs two or three writes.
+   */
+  write: WriteTransaction;
   clock: () => number;
   log: FastifyBaseLogger;
   outbound: Outbound;
   metrics: Metrics['push'];
   vapid: () => Promise<VapidKeys>;
 }) {
-  const { db, clock, log, metrics } = deps;
+  const { db, clock, log, metrics, write } = deps;
   const { send } = createPushSender(deps);
-  /**
-   * The outbox's writes (queue, claim, record). On SQLite those of one loop turn share a COMMIT
-   * (src/db/group-commit.ts): each commit waits for the disk (synchronous=FULL), and a push
-   * costs two or three writes.
-   */
-  const write: <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T> = isPostgres(db)
-    ? (work) => db.transaction().execute(work)
-    : createGroupCommit(db);
   const limiter = createRateLimiter({ perSecond: PUSHES_PER_SECOND, burst: PUSH_BURST });
 
   /** A newer state of its Topic was queued (events heard out of order, or by two instances). */

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { WriteTransaction } from '#src/db/group-commit.js';
 import type { DB } from '#src/db/types.js';
 import type { EventBus } from '#src/events/bus.js';
 import type { Feature } from '#src/feature.js';
@@ -16,6 +17,7 @@ const PUSH_TICK_MS = 5_000;
 /** Web Push to closed apps: VAPID keys, subscriptions, the notices the bus causes, the outbox. */
 export function pushFeature(deps: {
   db: Kysely<DB>;
+  write: WriteTransaction;
   bus: EventBus;
   clock: () => number;
   log: FastifyBaseLogger;

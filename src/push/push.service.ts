@@ -8,6 +8,7 @@ import type { EventBus } from '#src/events/bus.js';
 import { AppError, badRequest, conflict, notFound } from '#src/http/errors.js';
 import type { Metrics } from '#src/metrics/metrics.js';
 import { OutboundError, type Outbound } from '#src/outbound/outbound.js';
+import type { WriteTransaction } from '#src/db/group-commit.js';
 import { createPushOutbox } from './push.delivery.js';
 import { PUSH_EVENTS, type PushEvent, type PushNotice } from './push.payload.js';
 import { connectPushToBus, type PushSources } from './push.realtime.js';
@@ -48,6 +49,7 @@ function checkKeys(keys: SubscribeInput['keys']): void {
  */
 export function createPushService(deps: {
   db: Kysely<DB>;
+  write: WriteTransaction;
   clock: () => number;
   log: FastifyBaseLogger;
   outbound: Outbound;

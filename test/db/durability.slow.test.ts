@@ -31,7 +31,7 @@ describe.skipIf(!STRACE)('durable commits on SQLite (needs strace)', () => {
   const env = testEnvironment('sqlite');
   afterAll(() => destroyTestEnvironment(env));
 
-  it('syncs the WAL before answering each write: item PATCHes and messages', async () => {
+  it('syncs the WAL before answering each write: item PATCHes, messages, sync batches, acks', async () => {
     const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'larder-strace-')), 'trace');
     const server = await startServer(env, {
       wrapper: [STRACE!, '-f', '-qq', '-ttt', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace],
@@ -51,11 +51,10 @@ describe.skipIf(!STRACE)('durable commits on SQLite (needs strace)', () => {
       const mum = await http(server.base, 'POST', '/api/auth/login', {
         body: { username: 'mum', password: 'mum-password' },
       });
-      const dadId = (
-        await http(server.base, 'POST', '/api/auth/login', {
-          body: { username: 'dad', password: 'dad-password' },
-        })
-      ).body.userId as string;
+      const dad = await http(server.base, 'POST', '/api/auth/login', {
+        body: { username: 'dad', password: 'dad-password' },
+      });
+      const dadId = dad.body.userId as string;
       const mumToken = mum.body.accessToken as string;
       const named = async (kind: string) =>
         (
@@ -97,6 +96,38 @@ describe.skipIf(!STRACE)('durable commits on SQLite (needs strace)', () => {
         expect(sent.status).toBe(201);
         windows.push({ from, to: Date.now(), what: `message ${i}` });
       }
+      for (let i = 0; i < 15; i++) {
+        const from = Date.now();
+        const synced = await http(server.base, 'POST', '/api/inventory/sync', {
+          token: mumToken,
+          body: {
+            deviceId: 'phone',
+            since: 0,
+            ops: [
+              {
+                id: `op-${i}`,
+                itemId: item.body.id,
+                operation: 'adjust',
+                payload: { delta: -0.1 },
+                createdAt: Date.now(),
+              },
+            ],
+          },
+        });
+        expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+        expect(synced.body.results).toEqual([expect.objectContaining({ status: 'applied' })]);
+        windows.push({ from, to: Date.now(), what: `sync batch ${i}` });
+      }
+      // dad reads the conversation: the 15 messages count as delivered (one write)
+      const from = Date.now();
+      const read = await http(server.base, 'GET', `/api/messages/${mum.body.userId}`, {
+        token: dad.body.accessToken as string,
+      });
+      expect(read.status).toBe(200);
+      expect(read.body.every((m: { deliveredAt: number | null }) => m.deliveredAt !== null)).toBe(
+        true,
+      );
+      windows.push({ from, to: Date.now(), what: 'messages marked delivered' });
 
       const wal = syncs(trace).filter((s) => s.file.endsWith(`${path.sep}larder.db-wal`));
       // strace's clock and ours are the same clock; 1 ms of slack for the rounding of Date.now()
@@ -113,5 +144,5 @@ describe.skipIf(!STRACE)('durable commits on SQLite (needs strace)', () => {
       for (const pid of children.split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGTERM');
       await server.stop();
     }
-  });
+  }, 120_000);
 });
