@@ -3,7 +3,9 @@
 //   - PATCH /api/inventory/items/{id}: the JSON body is parsed, the caller's shared inventory
 //     (from the token table) gets its next revision, the answer is sent, and an
 //     inventoryUpdated frame goes to every socket of every member: a relay, no database;
-//   - with `reusePort` in its config it shares its port with the other bare servers (the box case).
+//   - with `reusePort` in its config it shares its port with the other bare servers, and with
+//     `relayPort` it also takes the PATCHes on a port of its own: the box case sends each write to
+//     every bare server, each relays it to its own sockets (a bus that costs nothing).
 import http from 'node:http';
 import { WebSocketServer } from 'ws';
 import { caller, exitWithParent, readBody, readConfig, ready, sendJson } from './common.mjs';
@@ -15,7 +17,7 @@ const tokens = config.tokens;
 const members = new Map();
 const revisions = new Map();
 
-const server = http.createServer((req, res) => {
+const onRequest = (req, res) => {
   readBody(req).then(
     (text) => {
       JSON.parse(text);
@@ -29,7 +31,8 @@ const server = http.createServer((req, res) => {
     },
     (err) => sendJson(res, 500, { message: String(err), code: 'internal' }),
   );
-});
+};
+const server = http.createServer(onRequest);
 
 const wss = new WebSocketServer({ server });
 wss.on('connection', (socket, req) => {
@@ -42,4 +45,10 @@ wss.on('connection', (socket, req) => {
   socket.send(JSON.stringify({ type: 'hello', userId, inventoryId, revision: 0 }));
 });
 
-ready(server, config.port, config.reusePort === true);
+if (config.relayPort) {
+  http
+    .createServer(onRequest)
+    .listen(config.relayPort, '127.0.0.1', () =>
+      ready(server, config.port, config.reusePort === true),
+    );
+} else ready(server, config.port, config.reusePort === true);

@@ -17,7 +17,7 @@ import {
 } from '#bench/lib/larder.js';
 import { openFileLimit } from '#bench/lib/limits.js';
 import type { Options } from '#bench/lib/options.js';
-import { freePort, sleep } from '#bench/lib/processes.js';
+import { freePort, rssMb, sleep } from '#bench/lib/processes.js';
 import { ms, num, ratio, type Row } from '#bench/lib/report.js';
 import { inventoryBody, itemId } from '#bench/lib/seed.js';
 import { DEFAULT_PG_URL } from '#bench/lib/target.js';
@@ -40,6 +40,11 @@ const STORM_TARGET_MS = 60_000;
 /** how long the clients keep trying after the storm (beyond the target, to say by how much) */
 const STORM_DEADLINE_MS = 120_000;
 const TARGET = { memory: 1.5, connect: 1.5, p99Ms: 100 };
+/** the whole case, start to end: past it the run stops and cleans up (bench/lib/processes.ts) */
+const FULL_BOUND_MS = 30 * 60_000;
+const QUICK_BOUND_MS = 15 * 60_000;
+/** a progress line this often while sockets open or come back */
+const PROGRESS_MS = 10_000;
 
 interface Side {
   name: string;
@@ -48,6 +53,7 @@ interface Side {
   connects: number[];
   /** per process: kB per socket and sockets held */
   perSocket: { kb: number; sockets: number }[];
+  push: PushFigures;
   storm: StormResult;
 }
 
@@ -61,15 +67,33 @@ const log2 = (log: (s: string) => void) => (s: string) => log(`box: ${s}`);
  * same clients and sockets); event delay at 100 writes/s, each to 1,000 sockets across instances;
  * a reconnect storm (every socket dropped at once, reconnecting as the app does).
  */
-export async function box(o: Options, outerLog: (s: string) => void): Promise<Row[]> {
-  const log = log2(outerLog);
+export function box(o: Options, outerLog: (s: string) => void): Promise<Row[]> {
+  const boundMs = o.quick ? QUICK_BOUND_MS : FULL_BOUND_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `not done within ${boundMs / 60_000} minutes: stopped (every process it started ` +
+              'is stopped and its schema dropped as the run ends)',
+          ),
+        ),
+      boundMs,
+    );
+  });
+  return Promise.race([measureBox(o, log2(outerLog)), bound]).finally(() => clearTimeout(timer));
+}
+
+async function measureBox(o: Options, log: (s: string) => void): Promise<Row[]> {
   const target = { dialect: 'postgres' as const, url: o.target.url ?? DEFAULT_PG_URL };
   const natsUrl = process.env.LARDER_TEST_NATS_URL ?? DEFAULT_NATS_URL;
   const { boxInstances: instances, boxSockets: sockets } = o;
   const perInstance = Math.ceil(sockets / instances);
   const limit = openFileLimit();
-  // SO_REUSEPORT spreads by a hash: allow 5 % over the mean on one instance
-  if (perInstance * 1.05 + HEADROOM > limit) {
+  // SO_REUSEPORT spreads by a hash: allow 5 % over the mean on one of several instances
+  const spread = instances > 1 ? 1.05 : 1;
+  if (perInstance * spread + HEADROOM > limit) {
     throw new Error(
       `${num(sockets)} sockets over ${instances} instances is ~${num(perInstance)} each; ` +
         `with ${HEADROOM} descriptors of headroom that passes the open-file limit ${limit}: ` +
@@ -102,7 +126,6 @@ export async function box(o: Options, outerLog: (s: string) => void): Promise<Ro
   };
   const clients: BoxClient[] = [];
   let larder: Side;
-  let push: PushFigures;
   let sessions: Session[];
   try {
     await start();
@@ -127,14 +150,9 @@ export async function box(o: Options, outerLog: (s: string) => void): Promise<Ro
       clients.push(await BoxClient.start(slice));
     }
     const pids = larders.map((l) => l.child.pid!);
-    larder = await measureSide('Larder', pids, clients, log, async () => {
-      log(`push: ${WRITE_RATE} writes/s for ${pushSeconds(o)} s over ${households} households`);
-      push = await pushRun(base, sessions, clients, households, pushSeconds(o));
-      log(
-        `push: p50 ${ms(push.p50)}, p99 ${ms(push.p99)}, ${push.lost} lost, ${push.failed} failed ` +
-          `(HTTP p50 ${ms(push.httpP50)}, p99 ${ms(push.httpP99)})`,
-      );
-    });
+    larder = await measureSide('Larder', pids, clients, log, () =>
+      pushRun([base], sessions, clients, households, pushSeconds(o)),
+    );
   } finally {
     await Promise.all(clients.map((c) => c.ask({ cmd: 'close' }).catch(() => {})));
     await Promise.all(larders.map((l) => l.stop()));
@@ -147,8 +165,12 @@ export async function box(o: Options, outerLog: (s: string) => void): Promise<Ro
     const table = Object.fromEntries(
       sessions.map((s) => [s.token, { userId: s.userId, inventoryId: s.inventoryId }]),
     );
+    const relays: string[] = [];
     for (let i = 0; i < instances; i++) {
-      bares.push(await startBaseline('bare-ws.mjs', { tokens: table, port, reusePort: true }));
+      const relayPort = await freePort();
+      const config = { tokens: table, port, reusePort: true, relayPort };
+      bares.push(await startBaseline('bare-ws.mjs', config));
+      relays.push(`http://127.0.0.1:${relayPort}`);
     }
     log(`${instances} bare ws process(es) on port ${port}`);
     bare = await measureSide(
@@ -156,6 +178,7 @@ export async function box(o: Options, outerLog: (s: string) => void): Promise<Ro
       bares.map((b) => b.child.pid!),
       clients,
       log,
+      () => pushRun(relays, sessions, clients, households, pushSeconds(o)),
     );
   } finally {
     await Promise.all(clients.map((c) => c.ask({ cmd: 'close' }).catch(() => {})));
@@ -163,7 +186,7 @@ export async function box(o: Options, outerLog: (s: string) => void): Promise<Ro
     await Promise.all(clients.map((c) => c.stop()));
   }
   const layout = `${num(sockets)} sockets, ${instances} instance(s) on one port (PostgreSQL + NATS), ${clientCount} client processes`;
-  return rows(layout, larder, bare, push!);
+  return rows(layout, larder, bare);
 }
 
 const pushSeconds = (o: Options) => (o.quick ? 10 : 20);
@@ -192,19 +215,21 @@ async function seed(base: string, households: number, log: (s: string) => void) 
   return sessions;
 }
 
-/** Opens every socket, reads each process's footprint, runs `between`, then the storm. */
+/** Opens every socket, reads each process's footprint, runs the writes, then the storm. */
 async function measureSide(
   name: string,
   pids: number[],
   clients: BoxClient[],
   log: (s: string) => void,
-  between?: () => Promise<void>,
+  pushing: () => Promise<PushFigures>,
 ): Promise<Side> {
   await sleep(1000);
   const idle = pids.map(footprint);
-  log(`${name}: opening the sockets`);
+  log(`${name}: opening the sockets (idle RSS ${idle.map((f) => num(f.rssMb)).join(', ')} MB)`);
   const started = performance.now();
-  const opened = await Promise.all(clients.map((c) => c.ask({ cmd: 'open' })));
+  const opened = await whileReporting(name, pids, idle, log, () =>
+    Promise.all(clients.map((c) => c.ask({ cmd: 'open' }))),
+  );
   const connectMs = performance.now() - started;
   const connects = mergeCounts(opened.map((o) => o.connects));
   log(
@@ -214,12 +239,19 @@ async function measureSide(
   await sleep(2000);
   const perSocket = pids.map((pid, i) => growth(idle[i]!, footprint(pid)));
   log(
-    `${name}: ${perSocket.map((p) => `${num(p.sockets)} sockets at ${num(p.kb)} kB`).join(', ')}`,
+    `${name}: ${perSocket.map((p) => `${num(p.sockets)} sockets at ${num(p.kb)} kB`).join(', ')}; ` +
+      `the clients' RSS ${clients.map((c) => num(rssMb(c.child.pid!))).join(', ')} MB`,
   );
-  await between?.();
+  log(`${name}: ${WRITE_RATE} writes/s`);
+  const push = await pushing();
+  log(
+    `${name}: events p50 ${ms(push.p50)}, p99 ${ms(push.p99)}, ${push.lost} lost, ` +
+      `${push.failed} writes failed${push.failed ? ` (${push.failures})` : ''} ` +
+      `(HTTP p50 ${ms(push.httpP50)}, p99 ${ms(push.httpP99)})`,
+  );
   log(`${name}: storm, every socket dropped at once`);
-  const storms = await Promise.all(
-    clients.map((c) => c.ask({ cmd: 'storm', deadlineMs: STORM_DEADLINE_MS })),
+  const storms = await whileReporting(name, pids, idle, log, () =>
+    Promise.all(clients.map((c) => c.ask({ cmd: 'storm', deadlineMs: STORM_DEADLINE_MS }))),
   );
   const storm = mergeStorms(storms);
   log(
@@ -227,7 +259,36 @@ async function measureSide(
       `${storm.missing} missing, ${storm.refused503} × 503 (${storm.withRetryAfter} with Retry-After), ` +
       `${storm.otherFailures} other failures${storm.reasons.length ? ` (${storm.reasons.join('; ')})` : ''}`,
   );
-  return { name, pids, connectMs, connects, perSocket, storm };
+  return { name, pids, connectMs, connects, perSocket, push, storm };
+}
+
+/** Runs `work`, saying every PROGRESS_MS how many sockets the servers hold over their idle count. */
+async function whileReporting<T>(
+  name: string,
+  pids: number[],
+  idle: Footprint[],
+  log: (s: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const timer = setInterval(() => {
+    try {
+      const held = pids.reduce(
+        (sum, pid, i) => sum + footprint(pid).descriptors - idle[i]!.descriptors,
+        0,
+      );
+      log(
+        `${name}: … ${num(held)} sockets held after ${num((performance.now() - started) / 1000)} s`,
+      );
+    } catch {
+      // a server gone: the work itself fails and says so
+    }
+  }, PROGRESS_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function growth(idle: Footprint, open: Footprint) {
@@ -253,6 +314,8 @@ function mergeStorms(all: StormResult[]): StormResult {
 interface PushFigures {
   writes: number;
   failed: number;
+  /** e.g. "18 × 503" */
+  failures: string;
   /** (write, socket) pairs whose frame never came */
   lost: number;
   deliveries: number;
@@ -272,7 +335,7 @@ const WRITE_SOURCES = 8;
  * covering it on each socket of the household, whatever instance holds it.
  */
 async function pushRun(
-  base: string,
+  bases: string[],
   sessions: Session[],
   clients: BoxClient[],
   households: number,
@@ -286,7 +349,8 @@ async function pushRun(
   );
   const count = WRITE_RATE * seconds;
   const writes: { household: number; revision: number; at: number }[] = [];
-  let failed = 0;
+  /** status (0: no answer) → writes */
+  const failed = new Map<number, number>();
   const answered = histogram();
   const inFlight: Promise<void>[] = [];
   const epoch = () => performance.timeOrigin + performance.now();
@@ -297,20 +361,28 @@ async function pushRun(
     const wait = at - epoch();
     if (wait > 0) await sleep(wait);
     const household = j % households;
-    inFlight.push(
+    const body = { quantity: quantity++ };
+    const write = (base: string) =>
       call(base, {
         method: 'PATCH',
         path: `/api/inventory/items/${itemId(0)}`,
         token: sessions[household * USERS_PER_HOUSEHOLD]!.token,
-        body: { quantity: quantity++ },
+        body,
         agent: agents[j % WRITE_SOURCES],
-      }).then(
-        (reply) => {
-          if (reply.status !== 200) return void failed++;
+      });
+    inFlight.push(
+      Promise.all(bases.map(write)).then(
+        (replies) => {
+          const bad = replies.find((r) => r.status !== 200);
+          if (bad) {
+            failed.set(bad.status, (failed.get(bad.status) ?? 0) + 1);
+            return;
+          }
           answered.add(epoch() - at);
-          writes.push({ household, revision: reply.json().revision, at });
+          const revision = Math.min(...replies.map((r) => r.json().revision as number));
+          writes.push({ household, revision, at });
         },
-        () => void failed++,
+        () => void failed.set(0, (failed.get(0) ?? 0) + 1),
       ),
     );
   }
@@ -321,7 +393,8 @@ async function pushRun(
   const delays = mergeCounts(answers.map((a) => a.delays));
   return {
     writes: count,
-    failed,
+    failed: [...failed.values()].reduce((a, b) => a + b, 0),
+    failures: [...failed].map(([status, n]) => `${n} × ${status || 'no answer'}`).join(', '),
     lost: answers.reduce((a, b) => a + b.lost, 0),
     deliveries: total(delays),
     p50: percentileOf(delays, 50),
@@ -331,7 +404,7 @@ async function pushRun(
   };
 }
 
-function rows(layout: string, larder: Side, bare: Side, push: PushFigures): Row[] {
+function rows(layout: string, larder: Side, bare: Side): Row[] {
   const kb = (side: Side) => side.perSocket.map((p) => p.kb);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const worst = Math.max(...kb(larder));
@@ -340,6 +413,10 @@ function rows(layout: string, larder: Side, bare: Side, push: PushFigures): Row[
   const held = (side: Side) => range(side.perSocket.map((p) => p.sockets));
   const connect = (side: Side) =>
     `${num(side.connectMs / 1000)} s (one connect p99 ${ms(percentileOf(side.connects, 99))})`;
+  const events = (p: PushFigures) =>
+    `p50 ${ms(p.p50)}, p99 ${ms(p.p99)} over ${num(p.deliveries)} deliveries, ` +
+    `${num(p.lost)} lost${p.failed ? `, **writes failed: ${p.failures}**` : ''} ` +
+    `(the writes' answers: p50 ${ms(p.httpP50)}, p99 ${ms(p.httpP99)})`;
   const storm = (s: StormResult) =>
     s.missing > 0
       ? `**${num(s.missing)} never back** (${num(s.back)} back)`
@@ -364,14 +441,11 @@ function rows(layout: string, larder: Side, bare: Side, push: PushFigures): Row[
     },
     {
       case: `box: event delay, ${WRITE_RATE} writes/s each to ~${num(HOUSEHOLD_SOCKETS)} sockets across instances`,
-      larder:
-        `p50 ${ms(push.p50)}, p99 ${ms(push.p99)} over ${num(push.deliveries)} deliveries, ` +
-        `${num(push.lost)} lost${push.failed ? `, **${push.failed} writes failed**` : ''} ` +
-        `(the writes' answers: p50 ${ms(push.httpP50)}, p99 ${ms(push.httpP99)})`,
-      baseline: 'none (a bare relay has no bus between processes)',
-      ratio: '',
+      larder: events(larder.push),
+      baseline: `bare \`ws\`, each write sent to every process: ${events(bare.push)}`,
+      ratio: `p99 ${ratio(larder.push.p99, bare.push.p99)}×`,
       target: `p99 ≤ ${TARGET.p99Ms} ms, 0 lost`,
-      met: push.p99 <= TARGET.p99Ms && push.lost === 0 && push.failed === 0,
+      met: larder.push.p99 <= TARGET.p99Ms && larder.push.lost === 0 && larder.push.failed === 0,
     },
     {
       case: `box: reconnect storm, every socket dropped at once, back as the app reconnects`,
