@@ -1,18 +1,9 @@
+import { t } from '#web/admin/i18n.ts';
+import { ApiError, errorFrom, jsonApi } from '#web/shared/api.ts';
 import type { LoginResponse } from './types.ts';
 import { clearSession, loadSession, saveSession, secondsLeft, type Session } from './session.ts';
 
-/** An API error, carrying the server's `{message, code}`. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-import { t } from '#web/admin/i18n.ts';
+export { ApiError, errorFrom };
 
 export const SESSION_EXPIRED = () => t('app.sessionExpired');
 
@@ -22,19 +13,6 @@ let refreshing: Promise<boolean> | null = null;
 /** Called once when the refresh token no longer works: the app shows the sign-in form. */
 export function onSessionExpired(listener: () => void): void {
   expiredListener = listener;
-}
-
-export async function errorFrom(response: Response): Promise<ApiError> {
-  let message = `${response.status} ${response.statusText}`.trim();
-  let code = 'http_error';
-  try {
-    const body = (await response.json()) as { message?: unknown; code?: unknown };
-    if (typeof body.message === 'string') message = body.message;
-    if (typeof body.code === 'string') code = body.code;
-  } catch {
-    // not JSON: keep the status line
-  }
-  return new ApiError(response.status, code, message);
 }
 
 function expire(): ApiError {
@@ -97,17 +75,7 @@ async function authorizedFetch(path: string, init: RequestInit = {}): Promise<Re
 }
 
 /** JSON in, JSON out; throws ApiError with the server's message. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await authorizedFetch(path, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw await errorFrom(response);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
+export const api = jsonApi(authorizedFetch);
 
 /** An access token good for at least another minute, for `?token=` download links. */
 export async function freshAccessToken(): Promise<string> {

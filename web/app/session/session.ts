@@ -1,18 +1,10 @@
 import type { components } from '#web/admin/api/openapi.ts';
 import { readStoredSession, writeStoredSession, type StoredSession } from '#web/app/local/db.ts';
+import { ApiError, errorFrom, jsonApi } from '#web/shared/api.ts';
+
+export { ApiError, errorFrom };
 
 export type LoginResponse = components['schemas']['LoginResponse'];
-
-/** An answer of the server that is not a success, with its `{message, code}`. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The server could not be reached (offline, or the request failed on the way). */
 export class NetworkError extends Error {}
@@ -38,19 +30,6 @@ export function onSessionExpired(listener: () => void): void {
 }
 
 export const isOnline = () => navigator.onLine !== false;
-
-export async function errorFrom(response: Response): Promise<ApiError> {
-  let message = `${response.status} ${response.statusText}`.trim();
-  let code = 'http_error';
-  try {
-    const body = (await response.json()) as { message?: unknown; code?: unknown };
-    if (typeof body.message === 'string') message = body.message;
-    if (typeof body.code === 'string') code = body.code;
-  } catch {
-    // not JSON: keep the status line
-  }
-  return new ApiError(response.status, code, message);
-}
 
 /** fetch, failing with NetworkError when offline (without a request, so no console noise). */
 export async function send(path: string, init: RequestInit = {}): Promise<Response> {
@@ -147,17 +126,7 @@ export async function authorized(path: string, init: RequestInit = {}): Promise<
 }
 
 /** JSON in, JSON out; ApiError with the server's message, NetworkError when unreachable. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await authorized(path, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw await errorFrom(response);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
+export const api = jsonApi(authorized);
 
 /** POST /api/auth/login. */
 export async function signInWithPassword(username: string, password: string) {
