@@ -41,7 +41,7 @@ const STATUS_TEXT: Record<string, string> = {
   413: 'payload_too_large: a body or file over its limit',
   415: 'unsupported_format: a content type or file type this route does not take',
   416: 'The Range lies beyond the end of the file',
-  422: 'inventory_full, quantity_out_of_range or analysis_failed: refused as a whole, nothing was written',
+  422: 'inventory_full, quantity_out_of_range, shopping_list_full or analysis_failed: refused as a whole, nothing was written',
   429: 'rate_limited: wait Retry-After seconds',
   500: 'internal: a server fault (details only in the server log)',
   503:

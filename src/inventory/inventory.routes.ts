@@ -4,6 +4,8 @@ import { ItemSchema, NamedSchema } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import { itemsRoutes } from './items/items.routes.js';
 import { journalRoutes } from './journal/journal.routes.js';
+import { shoppingRoutes } from './shopping/shopping.routes.js';
+import { stockLevelsRoutes } from './stock-levels/stock-levels.routes.js';
 import { namedRoutes } from './named/named.routes.js';
 import { offlineRoutes } from './offline/offline.routes.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
@@ -36,4 +38,6 @@ export const inventoryRoutes: Routes<{ inventory: InventoryService; guards: Guar
     await app.register(transferRoutes(inventory.transfer));
     await app.register(offlineRoutes(inventory.offline));
     await app.register(journalRoutes(inventory.journal));
+    await app.register(stockLevelsRoutes(inventory.stockLevels));
+    await app.register(shoppingRoutes(inventory.shopping));
   };

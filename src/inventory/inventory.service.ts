@@ -18,6 +18,8 @@ import { createSummaryService } from './summary/summary.service.js';
 import { createReplaceService } from './sync/replace.service.js';
 import { createTransferService } from './transfer/transfer.service.js';
 import { createJournalService } from './journal/journal.service.js';
+import { createShoppingService } from './shopping/shopping.service.js';
+import { createStockLevelsService } from './stock-levels/stock-levels.service.js';
 import { createSnapshotCache } from './sync/snapshot.cache.js';
 import { createSyncService } from './sync/sync.service.js';
 
@@ -98,6 +100,8 @@ export function createInventoryService(deps: {
     settings: createSettingsService({ db, mutate }),
     transfer: createTransferService({ db, mutate, clock }),
     journal: createJournalService({ db, clock, days: journalDays }),
+    stockLevels: createStockLevelsService({ db, mutate }),
+    shopping: createShoppingService({ db, mutate }),
 
     /** An admin renames any inventory (404 if none); logged as a change even to the same name. */
     rename(inventoryId: string, rawName: string): Promise<void> {

@@ -73,7 +73,8 @@ export interface SettingsTable {
   revision: number;
 }
 
-export type ChangeEntity = 'item' | 'category' | 'location' | 'setting' | 'inventory';
+/** `shopping`: a change of the shopping list or a minimum stock (always an upsert: no tombstones) */
+export type ChangeEntity = 'item' | 'category' | 'location' | 'setting' | 'inventory' | 'shopping';
 export type ChangeOp = 'upsert' | 'delete';
 
 export interface ChangeLogTable {

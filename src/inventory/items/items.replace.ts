@@ -1,6 +1,7 @@
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
 import { journalRecorder, type Held } from '#src/inventory/journal/journal.recorder.js';
+import { itemsDeleted } from '#src/inventory/shopping/shopping.changes.js';
 import { deleteAdjustsOf } from './items.adjusts.repository.js';
 import { newState, type Stamp, type Values } from './items.merge.js';
 import * as repo from './items.repository.js';
@@ -53,6 +54,7 @@ export async function replaceItems(
   await deleteAdjustsOf(ctx.trx, ctx.inventoryId, ids);
   await repo.deleteItems(ctx.trx, ctx.inventoryId, ids, ctx.pace);
   await repo.markDeleted(ctx.trx, ctx.inventoryId, removed, ctx.now, ctx.pace);
+  await itemsDeleted(ctx, removed);
   for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
   return async () => {
     await repo.insertItems(ctx.trx, changed, ctx.pace);

@@ -3,6 +3,7 @@ import { toItem } from '#src/inventory/inventory.mapper.js';
 import type { Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from '#src/inventory/inventory.mutate.js';
 import { journalRecorder, type Held } from '#src/inventory/journal/journal.recorder.js';
+import { itemsDeleted } from '#src/inventory/shopping/shopping.changes.js';
 import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
 import { deleteAdjustsOf, foldAdjustsBefore } from './items.adjusts.repository.js';
 import {
@@ -176,8 +177,14 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
     /**
      * quantity += delta, counted only when made after the latest absolute quantity (an earlier
      * one is already in that count: nothing changes). Throws quantity_out_of_range as `write`.
+     * `opId`: the journal's (default the stamp's: the queue entry).
      */
-    async adjust(id: string, delta: number, stamp: Stamp): Promise<void> {
+    async adjust(
+      id: string,
+      delta: number,
+      stamp: Stamp,
+      opId: string | null = stamp.o,
+    ): Promise<void> {
       const e = entryOf(id);
       if (!e.state || !counts(e.state, stamp)) return;
       const { values, base, last } = e.state;
@@ -193,7 +200,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       };
       assertQuantityInRange(id, e.state, next);
       counted.commit();
-      journal.note(id, held(e.state), held(next), 'adjust', stamp.o);
+      journal.note(id, held(e.state), held(next), 'adjust', opId ?? undefined);
       e.state = next;
     },
 
@@ -232,6 +239,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       for (const e of entries.values()) if (e.state !== null) await e.adjusts.flush();
       await deleteAdjustsOf(ctx.trx, ctx.inventoryId, removed);
       await repo.deleteItems(ctx.trx, ctx.inventoryId, removed, ctx.pace);
+      await itemsDeleted(ctx, removed);
       await repo.insertItems(ctx.trx, inserts, ctx.pace);
       if (unmarked.length > 0) await repo.unmarkDeleted(ctx.trx, ctx.inventoryId, unmarked);
       await repo.markDeleted(ctx.trx, ctx.inventoryId, marked, ctx.now, ctx.pace);

@@ -30,7 +30,7 @@ async function deletions(db: Executor, entry: SnapshotBytes) {
     setting: [],
   };
   for (const row of await deletionsUpTo(db, entry.inventoryId, entry.revision)) {
-    if (row.entity === 'inventory') continue;
+    if (row.entity === 'inventory' || row.entity === 'shopping') continue;
     if (!entry.live[row.entity].has(row.entity_id)) gone[row.entity].push(row.entity_id);
   }
   for (const ids of Object.values(gone)) ids.sort();
@@ -54,7 +54,9 @@ export async function fullDeltaJson(db: Executor, entry: SnapshotBytes): Promise
     `,"deletedItemIds":${JSON.stringify(gone.item)}` +
     `,"deletedCategoryIds":${JSON.stringify(gone.category.map(Number))}` +
     `,"deletedLocationIds":${JSON.stringify(gone.location.map(Number))}` +
-    `,"deletedSettingKeys":${JSON.stringify(gone.setting)}}`;
+    `,"deletedSettingKeys":${JSON.stringify(gone.setting)}` +
+    // since 0 the client has no list yet
+    `,"shoppingListChanged":true}`;
   return Buffer.concat([
     Buffer.from('{'),
     json.subarray(prefix.length, json.length - 1),

@@ -47,6 +47,10 @@ export const ChangesSchema = Type.Object(
     deletedLocationIds: Type.Array(Type.Integer()),
     settings: SettingsSchema,
     deletedSettingKeys: Type.Array(Type.String()),
+    shoppingListChanged: Type.Boolean({
+      description:
+        'the shopping list (an entry, a minimum stock, an item that has one) changed since `since`: fetch it again',
+    }),
   },
   { $id: 'InventoryChanges' },
 );

@@ -20,6 +20,7 @@ import { serializeChanges, serializeSnapshot } from './serialize.js';
 import { fullDeltaJson, liveIdsOf, pullJson } from './full-delta.js';
 import { etagOf, type Encoded, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
+import { shoppingChangedSince } from '#src/inventory/shopping/shopping.repository.js';
 
 /** A full delta (since 0) from the snapshot cache, and POST /sync's answer around it. */
 export interface FullDelta {
@@ -111,6 +112,7 @@ async function loadChanges(trx: Executor, inventoryId: string, since: number): P
       'setting',
       Object.keys(settings).map((id) => ({ id })),
     ),
+    shoppingListChanged: since === 0 || (await shoppingChangedSince(trx, inventoryId, since)),
   };
 }
 

@@ -44,6 +44,8 @@ describe.each(DIALECTS)('full delta from revision 0 (%s)', (dialect) => {
       deletedLocationIds: [],
       settings: snap.settings,
       deletedSettingKeys: [],
+      // from 0 the client has no shopping list yet
+      shoppingListChanged: true,
       ...deleted,
     };
   }

@@ -68,6 +68,7 @@ describe.each(DIALECTS)('full and delta sync (%s)', (dialect) => {
       deletedLocationIds: [],
       settings: {},
       deletedSettingKeys: ['householdSize'],
+      shoppingListChanged: false,
     });
   });
 
