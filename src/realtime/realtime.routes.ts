@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { bearerToken, callerOf } from '#src/http/auth.js';
 import { unauthorized } from '#src/http/errors.js';
@@ -11,12 +12,25 @@ import type { ConnectingCaller, SocketHub } from './hub.js';
  */
 export function realtimeRoutes(deps: { hub: SocketHub }): FastifyPluginAsync {
   const reads = new WeakMap<FastifyRequest, ConnectingCaller['read']>();
+  const responses = new WeakMap<FastifyRequest, ServerResponse>();
+  /**
+   * @fastify/websocket hands the upgraded connection to a ServerResponse of its own, which the
+   * connection then references (as Node's HTTP server does for a response in progress) for as
+   * long as the socket lives, and with it the request, the reply, their headers and child
+   * logger: 6–7 kB per socket, the bulk of what Larder held per socket beyond `ws`
+   * (bench/socket-heap.ts). Once upgraded, that response is never written to: it lets go.
+   */
+  const release = (request: FastifyRequest): void => {
+    const response = responses.get(request);
+    if (response?.socket) response.detachSocket(response.socket);
+  };
   return async (app) => {
     app.get(
       '/ws/sync',
       {
         websocket: true,
-        onRequest: async (request) => {
+        onRequest: async (request, reply) => {
+          responses.set(request, reply.raw);
           const token = bearerToken(request, true);
           if (!token) throw unauthorized();
           const { caller, read } = await deps.hub.authenticateConnect(token);
@@ -27,8 +41,14 @@ export function realtimeRoutes(deps: { hub: SocketHub }): FastifyPluginAsync {
         schema: { hide: true },
       },
       (socket, request) => {
+        release(request);
+        // @fastify/websocket's own 'error' listener holds the upgrade's request and reply for as
+        // long as the socket lives; the hub's attach adds its own listener before it first
+        // awaits, and ws closes a socket after an error
+        socket.removeAllListeners('error');
+        const log = request.log;
         deps.hub.attach(socket, callerOf(request), reads.get(request)).catch((err) => {
-          request.log.error({ err }, 'socket set-up failed');
+          log.error({ err }, 'socket set-up failed');
           socket.close(1011, 'internal error');
         });
       },
