@@ -1,7 +1,13 @@
 import http from 'node:http';
 import type { ClientSlice, StormResult } from '#bench/box-client.js';
 import { startBaseline, type Baseline } from '#bench/lib/baseline.js';
-import { BoxClient, footprint, waitUntilListening, type Footprint } from '#bench/lib/box.js';
+import {
+  BoxClient,
+  footprint,
+  listenCounters,
+  waitUntilListening,
+  type Footprint,
+} from '#bench/lib/box.js';
 import { call, pool } from '#bench/lib/http.js';
 import { histogram, mergeCounts, percentileOf, total } from '#bench/lib/histogram.js';
 import {
@@ -55,6 +61,8 @@ interface Side {
   perSocket: { kb: number; sockets: number }[];
   push: PushFigures;
   storm: StormResult;
+  /** connections the kernel dropped on full accept queues during the storm (host-wide) */
+  overflows: number;
 }
 
 const log2 = (log: (s: string) => void) => (s: string) => log(`box: ${s}`);
@@ -250,16 +258,20 @@ async function measureSide(
       `(HTTP p50 ${ms(push.httpP50)}, p99 ${ms(push.httpP99)})`,
   );
   log(`${name}: storm, every socket dropped at once`);
+  const before = listenCounters();
   const storms = await whileReporting(name, pids, idle, log, () =>
     Promise.all(clients.map((c) => c.ask({ cmd: 'storm', deadlineMs: STORM_DEADLINE_MS }))),
   );
   const storm = mergeStorms(storms);
+  const overflows = listenCounters().overflows - before.overflows;
+  const syncookies = listenCounters().syncookies - before.syncookies;
   log(
     `${name}: storm: ${num(storm.back)} back in ${num(storm.backMs / 1000)} s, ` +
       `${storm.missing} missing, ${storm.refused503} × 503 (${storm.withRetryAfter} with Retry-After), ` +
-      `${storm.otherFailures} other failures${storm.reasons.length ? ` (${storm.reasons.join('; ')})` : ''}`,
+      `${storm.otherFailures} other failures${storm.reasons.length ? ` (${storm.reasons.join('; ')})` : ''}; ` +
+      `the host's accept queues overflowed ${num(overflows)} times, ${num(syncookies)} SYN cookies`,
   );
-  return { name, pids, connectMs, connects, perSocket, push, storm };
+  return { name, pids, connectMs, connects, perSocket, push, storm, overflows };
 }
 
 /** Runs `work`, saying every PROGRESS_MS how many sockets the servers hold over their idle count. */
@@ -417,11 +429,12 @@ function rows(layout: string, larder: Side, bare: Side): Row[] {
     `p50 ${ms(p.p50)}, p99 ${ms(p.p99)} over ${num(p.deliveries)} deliveries, ` +
     `${num(p.lost)} lost${p.failed ? `, **writes failed: ${p.failures}**` : ''} ` +
     `(the writes' answers: p50 ${ms(p.httpP50)}, p99 ${ms(p.httpP99)})`;
-  const storm = (s: StormResult) =>
+  const storm = ({ storm: s, overflows }: Side) =>
     s.missing > 0
       ? `**${num(s.missing)} never back** (${num(s.back)} back)`
       : `all back in ${num(s.backMs / 1000)} s (p50 ${num(percentileOf(s.delays, 50) / 1000)} s), ` +
-        `${num(s.refused503)} × 503 (${num(s.withRetryAfter)} with Retry-After), ${num(s.otherFailures)} other failures`;
+        `${num(s.refused503)} × 503 (${num(s.withRetryAfter)} with Retry-After), ${num(s.otherFailures)} other failures, ` +
+        `${num(overflows)} accept-queue overflows`;
   return [
     {
       case: `box: ${layout}, connecting`,
@@ -449,8 +462,8 @@ function rows(layout: string, larder: Side, bare: Side): Row[] {
     },
     {
       case: `box: reconnect storm, every socket dropped at once, back as the app reconnects`,
-      larder: storm(larder.storm),
-      baseline: `bare \`ws\`: ${storm(bare.storm)}`,
+      larder: storm(larder),
+      baseline: `bare \`ws\`: ${storm(bare)}`,
       ratio:
         larder.storm.missing + bare.storm.missing === 0
           ? `${ratio(larder.storm.backMs, bare.storm.backMs)}×`

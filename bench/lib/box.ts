@@ -103,3 +103,17 @@ export class BoxClient {
     return stopProcess(this.child);
   }
 }
+
+/**
+ * The host's TCP counters of full accept queues (/proc/net/netstat, every process's listeners):
+ * `ListenOverflows` counts connections the kernel dropped because a listener's accept queue (its
+ * backlog) was full, `SyncookiesSent` SYNs answered with a cookie because the half-open queue was.
+ */
+export function listenCounters(): { overflows: number; syncookies: number } {
+  const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('TcpExt:'));
+  const names = lines[at]!.split(/\s+/);
+  const values = lines[at + 1]!.split(/\s+/).map(Number);
+  const get = (name: string) => values[names.indexOf(name)] ?? NaN;
+  return { overflows: get('ListenOverflows'), syncookies: get('SyncookiesSent') };
+}
