@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, login, loginAsAdmin, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { callsAs, itemBody } from './helpers.js';
+import { callsAs, itemBody, wholeInventory } from '#test/inventory/helpers.js';
 
 /**
  * GET /api/inventory/readiness (docs/api.md, "Readiness"). Every figure below is worked out by
@@ -13,7 +13,7 @@ const DAY = 24 * 3600 * 1000;
 
 describe.each(DIALECTS)('readiness (%s)', (dialect) => {
   const t = useTestApp(dialect);
-  const [anna, ben, carl] = t.users('anna', 'ben', 'carl');
+  const [anna, ben, carl, dora, erik] = t.users('anna', 'ben', 'carl', 'dora', 'erik');
   const annaCalls = callsAs(t, anna);
   const readiness = async (who: Session = anna) => {
     const res = await callsAs(t, who)('GET', '/api/inventory/readiness');
@@ -262,6 +262,105 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     const malformed = await admin('GET', '/api/admin/inventories/not-an-id/readiness');
     expect(malformed).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
     const member = await annaCalls('GET', `/api/admin/inventories/${carl.inventoryId}/readiness`);
+    expect(member).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+  });
+
+  it('counts every item of a large inventory (the reads go a page at a time)', async () => {
+    // 5,200 items of 1 kg at 1000 kcal; the first 1,100 used 90 each in the window: 1 a day
+    const items = 5_200;
+    const used = 1_100;
+    Object.assign(dora, await login(t.app, 'dora', 'dora-password')); // the clock moved on
+    const body = wholeInventory(items, { settings: {} });
+    for (const item of body.items)
+      Object.assign(item, { quantity: 1, unit: 'kg', kcalPerKg: 1000 });
+    expect((await callsAs(t, dora)('PUT', '/api/inventory', body)).status).toBe(200);
+    const rows = body.items.slice(0, used).map((item) => ({
+      id: crypto.randomUUID(),
+      inventory_id: dora.inventoryId!,
+      at: t.clock.now() - DAY,
+      item_id: String(item.id),
+      item_name: String(item.id),
+      user_id: dora.userId,
+      username: dora.username,
+      device_id: null,
+      op_id: null,
+      source: 'rest' as const,
+      kind: 'adjust' as const,
+      delta: -90,
+      quantity_after: 1,
+    }));
+    for (let i = 0; i < rows.length; i += 200) {
+      await t.app.larder.database.db
+        .insertInto('journal')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    }
+    const body2 = await readiness(dora);
+    expect(body2.food).toEqual({ kcal: 5_200_000, days: 2363.6, itemsWithoutKcal: 0 });
+    expect(body2.runOut).toHaveLength(used);
+    expect(new Set(body2.runOut.map((r: { itemId: string }) => r.itemId)).size).toBe(used);
+    expect(body2.runOut.every((r: { daysLeft: number }) => r.daysLeft === 1)).toBe(true);
+  });
+
+  it('use written through the item routes and the offline queue counts; additions do not', async () => {
+    Object.assign(erik, await login(t.app, 'erik', 'erik-password')); // the clock moved on
+    const erikCalls = callsAs(t, erik);
+    await erikCalls('PUT', '/api/inventory/categories/1', { name: 'Food' });
+    await erikCalls('PUT', '/api/inventory/locations/1', { name: 'Pantry' });
+    const now = t.clock.now();
+    const flour = itemBody({ name: 'Flour', quantity: 10, unit: 'kg', lastUpdated: now });
+    expect((await erikCalls('PUT', '/api/inventory/items/flour', flour)).status).toBe(201);
+    // a recount from 10 to 2.5 (−7.5), bought 1 (+1), one used offline (−1.5): 9 used, 0.1 a day
+    const patch = (quantity: number, at: number) =>
+      erikCalls('PATCH', '/api/inventory/items/flour', { quantity, lastUpdated: at });
+    expect((await patch(2.5, now + 1)).status).toBe(200);
+    expect((await patch(3.5, now + 2)).status).toBe(200);
+    const sync = await erikCalls('POST', '/api/inventory/sync', {
+      since: 0,
+      ops: [
+        {
+          id: crypto.randomUUID(),
+          itemId: 'flour',
+          operation: 'adjust',
+          payload: { delta: -1.5 },
+          createdAt: now + 3,
+        },
+      ],
+    });
+    expect(sync.status).toBe(200);
+    const body = await readiness(erik);
+    // 2 left at 0.1 a day: 20 days (goal 10, so not listed); 2 kg × 3600 kcal
+    expect(body.food.kcal).toBe(7200);
+    expect(body.runOut).toEqual([]);
+    await erikCalls('PUT', '/api/inventory/settings', { goalDays: '21' });
+    expect((await readiness(erik)).runOut).toEqual([
+      { itemId: 'flour', name: 'Flour', daysLeft: 20 },
+    ]);
+    // 91 days on, that use has left the window: no rate, in no list
+    t.clock.advance(91 * DAY);
+    Object.assign(erik, await login(t.app, 'erik', 'erik-password'));
+    expect((await readiness(erik)).runOut).toEqual([]);
+  });
+
+  it("the admin reads any inventory's journal, newest first, as its members do", async () => {
+    const admin = callsAs(t, await loginAsAdmin(t.app));
+    const url = `/api/admin/inventories/${erik.inventoryId}/journal`;
+    const seen = await admin('GET', `${url}?limit=10`);
+    expect(seen.status).toBe(200);
+    expect(
+      seen.body.entries.map((e: any) => [e.username, e.source, e.kind, e.itemName, e.delta]),
+    ).toEqual([
+      ['erik', 'sync', 'adjust', 'Flour', -1.5],
+      ['erik', 'rest', 'set', 'Flour', 1],
+      ['erik', 'rest', 'set', 'Flour', -7.5],
+      ['erik', 'rest', 'create', 'Flour', 10],
+    ]);
+    const own = await callsAs(t, erik)('GET', '/api/inventory/journal?limit=10');
+    expect(own.body).toEqual(seen.body);
+    const unknown = await admin('GET', `/api/admin/inventories/${crypto.randomUUID()}/journal`);
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect((await admin('GET', `${url}?limit=500`)).status).toBe(400);
+    const member = await callsAs(t, erik)('GET', url);
     expect(member).toMatchObject({ status: 403, body: { code: 'forbidden' } });
   });
 });
