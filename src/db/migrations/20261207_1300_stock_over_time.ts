@@ -3,8 +3,10 @@ import { INVENTORY_ID, createTable, dropTables, type AnyDb } from './helpers.js'
 // The household's stock over time (docs/api.md "Journal", "Shopping list", "Readiness",
 // "Expiry calendar"):
 // - journal: one row per change of an item's quantity or existence, written by the one item
-//   writer in the same transaction. `seq` orders rows written in the same millisecond; `id` is
-//   what the API shows. A deleted user's rows keep `username` (user_id set null).
+//   writer in the same transaction. `seq` orders rows written in the same millisecond; `id` (a
+//   random uuid) is what the API shows: not indexed, since nothing looks a row up by it and a
+//   unique index on it cost more than the rest of the row's write (bench/journal-cost.ts). A
+//   deleted user's rows keep `username` (user_id set null).
 // - stock_levels: an item's minimum and target quantity, apart from the app's item record.
 // - shopping_entries: manual entries, and the checked mark of a derived below-minimum entry
 //   (`source` 'below_minimum', id `item:<itemId>`).
@@ -14,7 +16,7 @@ import { INVENTORY_ID, createTable, dropTables, type AnyDb } from './helpers.js'
 export async function up(db: AnyDb): Promise<void> {
   await createTable(db, 'journal', {
     seq: 'serial primary key',
-    id: 'text not null unique',
+    id: 'text not null',
     inventory_id: INVENTORY_ID,
     at: 'bigint not null',
     item_id: 'text not null',
