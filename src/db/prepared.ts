@@ -79,12 +79,14 @@ export function bulkInsert(table: string, columns: readonly string[], pgTypes?: 
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const many = new Prepared(head + Array(ROWS_PER_INSERT).fill(tuple).join(', '));
   const one = new Prepared(head + tuple);
+  // `with ordinality … order by`: the rows go in in the order given (a serial column numbers them so)
+  const names = columns.map(quote).join(', ');
   const unnest =
     pgTypes &&
     new Prepared(
-      `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select * from unnest(${pgTypes
+      `insert into ${quote(table)} (${names}) select ${names} from unnest(${pgTypes
         .map((type) => `?::${type}[]`)
-        .join(', ')})`,
+        .join(', ')}) with ordinality as "rows" (${names}, "larder_n") order by "larder_n"`,
       { name: `larder-bulk-insert-${table}` },
     );
   return async (db: Executor, rows: readonly unknown[][], pace?: () => Promise<void>) => {
