@@ -62,7 +62,7 @@ const quote = (name: string) => `"${name}"`;
 export const ROWS_PER_INSERT = 200;
 
 /** Rows per INSERT … SELECT FROM unnest(…) on PostgreSQL (its parameters are one array per column). */
-export const ROWS_PER_UNNEST = 2000;
+const ROWS_PER_UNNEST = 2000;
 
 /**
  * Inserts many rows with two statement shapes only, each prepared once: a ROWS_PER_INSERT-row
