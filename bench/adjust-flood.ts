@@ -2,14 +2,18 @@
  * One member floods one item with adjusts (docs/decisions.md "Offline operations", bounded cost):
  *
  *   node --import tsx bench/adjust-flood.ts [--pg] [--adjusts 100000] [--batch 1000] [--shuffled]
+ *     [--profile <dir>]
  *
  * Sends `adjusts` adjusts of one item as POST /api/inventory/sync batches of `batch` operations,
  * one after another (`--shuffled`: the times within each batch in random order), while /health is
  * polled every 20 ms. Prints the time per batch of the first and last tenth of the batches, their
- * ratio (flat: about 1), and /health p50 / p99 / max over the whole run (target p99 ≤ 50 ms).
- * The server runs as in production (`node dist/main.js`, built first when stale).
+ * ratio (flat: about 1), and /health p50 / p99 / max over the whole run (target p99 ≤ 50 ms),
+ * against the same server polled idle for 3 s first (the machine's own latency: the ratio).
+ * The server runs as in production (`node dist/main.js`, built first when stale); `--profile`
+ * runs it under `node --cpu-prof`, its profile written to that folder as it stops.
  */
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { expect, keepAlive, call } from '#bench/lib/http.js';
 import { ADMIN_PASSWORD, createStore, createUser, login, startLarder } from '#bench/lib/larder.js';
 import { ROOT, cleanUp } from '#bench/lib/processes.js';
@@ -24,6 +28,9 @@ const arg = (name: string, fallback: number) => {
 const ADJUSTS = arg('adjusts', 100_000);
 const BATCH = arg('batch', 1000);
 const SHUFFLED = process.argv.includes('--shuffled');
+const IDLE_MS = 3000;
+const PROFILE_AT = process.argv.indexOf('--profile');
+const PROFILE_DIR = PROFILE_AT > 0 ? path.resolve(process.argv[PROFILE_AT + 1]!) : undefined;
 
 function build(): void {
   const script = 'scripts/ensure-server-build.mjs';
@@ -44,7 +51,11 @@ async function main() {
   const target = chooseTarget(process.argv.includes('--pg'));
   build();
   const store = createStore('adjust-flood', target);
-  const larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
+  const larder = await startLarder(store, {
+    bcryptCost: 4,
+    logLevel: 'warn',
+    profileDir: PROFILE_DIR,
+  });
   try {
     const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;
     await createUser(larder.base, admin, 'flooder');
@@ -73,6 +84,10 @@ async function main() {
       `adjust flood: ${target.dialect}, ${ADJUSTS} adjusts of one item in batches of ${BATCH}` +
         `${SHUFFLED ? ', times shuffled within each batch' : ''}`,
     );
+    // the baseline: the same server, idle, polled the same way for as long as 10 batches take
+    const idle = probe(base, '/health', 20);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const idleLatencies = await idle.stop();
     const agent = keepAlive(1);
     const health = probe(base, '/health', 20);
     const times: number[] = [];
@@ -113,9 +128,15 @@ async function main() {
       `per batch: first tenth median ${num(early)} ms, last tenth median ${num(late)} ms, ` +
         `ratio late/early ${num(late / early)}`,
     );
+    const idleP99 = percentile(idleLatencies, 99);
+    console.log(
+      `/health idle first (${idleLatencies.length} polls): p50 ${num(percentile(idleLatencies, 50))} ms, ` +
+        `p99 ${num(idleP99)} ms`,
+    );
     console.log(
       `/health over the run (${latencies.length} polls): p50 ${num(percentile(latencies, 50))} ms, ` +
-        `p99 ${num(percentile(latencies, 99))} ms, max ${num(Math.max(...latencies))} ms`,
+        `p99 ${num(percentile(latencies, 99))} ms, max ${num(Math.max(...latencies))} ms; ` +
+        `p99 flood/idle ${num(percentile(latencies, 99) / idleP99)}`,
     );
     console.log(`quantity ${item.quantity} (expected ${expected})`);
     if (item.quantity !== expected) throw new Error('the quantity is not the sum of the adjusts');

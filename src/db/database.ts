@@ -5,7 +5,6 @@ import {
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
-  sql,
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
@@ -43,6 +42,13 @@ export interface Database {
    * the file; in-memory caches compare it to notice changes no event announced.
    */
   dataVersion?: () => number;
+  /**
+   * Whether the database answers (`select 1`), for /health, never queued behind writes: on
+   * SQLite straight on the file's handle, not through the one connection a write transaction
+   * holds (the handle is synchronous, so the statement runs between the write's own); on
+   * PostgreSQL on a connection of its own, outside the pool the requests share.
+   */
+  ping(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -161,12 +167,21 @@ export async function createDatabase(
     const db = new Kysely<DB>({ dialect: new LarderSqliteDialect({ database }, wal) });
     const write = createGroupCommit(db);
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    const one = sqlite.prepare('select 1').pluck();
     return {
       db,
       dialect: 'sqlite',
       write,
       writeOne: write,
       dataVersion: () => dataVersion.get() as number,
+      ping: async () => {
+        try {
+          one.get();
+        } catch (err) {
+          // a row iterator (a backup's dump) is open on the handle: it is working
+          if (!(err instanceof TypeError && /busy/i.test(err.message))) throw err;
+        }
+      },
       destroy: () => db.destroy(),
     };
   }
@@ -188,6 +203,9 @@ export async function createDatabase(
   }
   const pool = createPool(pg, pgConnection);
   pool.on('error', onConnectionError);
+  // /health's own connection: a pool whose every connection is lent to writes does not hold it up
+  const healthPool = createPool(pg, pgConnection, { max: 1 });
+  healthPool.on('error', onConnectionError);
   const db = new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return {
     db,
@@ -195,10 +213,12 @@ export async function createDatabase(
     write: (work) => db.transaction().execute(work),
     writeOne: (work) => work(db),
     pgConnection,
-    destroy: () => db.destroy(),
+    ping: async () => {
+      await healthPool.query('select 1');
+    },
+    destroy: async () => {
+      await db.destroy();
+      await healthPool.end();
+    },
   };
-}
-
-export async function pingDatabase(db: Kysely<DB>): Promise<void> {
-  await sql`select 1`.execute(db);
 }

@@ -12,6 +12,7 @@ import * as push from './migrations/20261126_0900_push.js';
 import * as sharedState from './migrations/20261128_1000_shared_state.js';
 import * as itemAdjusts from './migrations/20261207_1100_item_adjusts.js';
 import * as stockOverTime from './migrations/20261207_1300_stock_over_time.js';
+import * as itemAdjustsFold from './migrations/20261207_1400_item_adjusts_fold.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261128_1000_shared_state': sharedState,
   '20261207_1100_item_adjusts': itemAdjusts,
   '20261207_1300_stock_over_time': stockOverTime,
+  '20261207_1400_item_adjusts_fold': itemAdjustsFold,
 };
 
 /**

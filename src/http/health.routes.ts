@@ -1,8 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import v8 from 'node:v8';
-import { pingDatabase } from '#src/db/database.js';
-import type { DB } from '#src/db/types.js';
 import { OUTAGE_RETRY_AFTER_S } from './errors.js';
 
 /** The database's answer to /health's ping must come within this, or it counts as unreachable. */
@@ -42,7 +39,7 @@ const UnreachableBody = Type.Object(
   { description: 'the database does not answer: the load balancer should send traffic elsewhere' },
 );
 
-function ping(db: Kysely<DB>): Promise<void> {
+function ping(database: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -50,7 +47,7 @@ function ping(db: Kysely<DB>): Promise<void> {
       HEALTH_PING_TIMEOUT_MS,
     );
   });
-  return Promise.race([pingDatabase(db), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([database(), timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -60,7 +57,8 @@ function ping(db: Kysely<DB>): Promise<void> {
  * Never refused for overload itself: it says so in `overloaded`.
  */
 export function healthRoutes(deps: {
-  db: Kysely<DB>;
+  /** `select 1` (Database.ping: on SQLite not behind a write transaction) */
+  ping: () => Promise<void>;
   busHealth?: () => BusHealth;
   diskHealth?: () => DiskHealth;
 }): FastifyPluginAsyncTypebox {
@@ -81,7 +79,7 @@ export function healthRoutes(deps: {
         const bus = deps.busHealth?.() ?? 'ok';
         const disk = deps.diskHealth?.() ?? 'ok';
         try {
-          await ping(deps.db);
+          await ping(deps.ping);
         } catch (err) {
           request.log.error({ err }, 'health check: database unreachable');
           return reply

@@ -64,14 +64,11 @@ export interface ChangeRecord {
   op: ChangeOp;
 }
 
-const insertChangeRows = bulkInsert('change_log', [
-  'inventory_id',
-  'revision',
-  'entity',
-  'entity_id',
-  'op',
-  'changed_at',
-]);
+const insertChangeRows = bulkInsert(
+  'change_log',
+  ['inventory_id', 'revision', 'entity', 'entity_id', 'op', 'changed_at'],
+  ['text', 'bigint', 'text', 'text', 'text', 'bigint'],
+);
 
 export async function insertChanges(
   db: Executor,

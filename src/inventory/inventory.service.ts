@@ -84,7 +84,7 @@ export function createInventoryService(deps: {
       for (const [inventoryId, itemIds] of perInventory) {
         await mutate(inventoryId, (ctx) => foldOldAdjusts(ctx, itemIds, cutoff));
       }
-      if (found.length < 500) return;
+      // each round deletes what it folded: the next one reads further, until none are left
     }
   }
 

@@ -10,7 +10,7 @@ async function routes(app: FastifyInstance): Promise<void> {
   const { database, bus } = app.larder;
   await app.register(
     healthRoutes({
-      db: database.db,
+      ping: () => database.ping(),
       busHealth: () => bus.state(),
       diskHealth: () => app.disk.health(),
     }),

@@ -26,7 +26,14 @@ const updateTotal = new Prepared(
 );
 const deleteOne = new Prepared(`delete from "item_adjusts" where ${ITEM} and "t" = ? and "o" = ?`);
 const deleteBefore = new Prepared(`delete from "item_adjusts" where ${ITEM} and "t" < ?`);
-const insertRows = bulkInsert('item_adjusts', COLUMNS);
+const insertRows = bulkInsert('item_adjusts', COLUMNS, [
+  'text',
+  'text',
+  'bigint',
+  'text',
+  'double precision',
+  'double precision',
+]);
 
 const numbers = (row: ItemAdjustsTable): ItemAdjustsTable => ({
   ...row,
@@ -62,10 +69,15 @@ export async function adjustsJustBefore(
   return (await atTime.all(db, [inventoryId, itemId, latest.t])).map(numbers);
 }
 
-export async function insertAdjusts(db: Executor, rows: ItemAdjustsTable[]): Promise<void> {
+export async function insertAdjusts(
+  db: Executor,
+  rows: ItemAdjustsTable[],
+  pace?: () => Promise<void>,
+): Promise<void> {
   await insertRows(
     db,
     rows.map((r) => COLUMNS.map((c) => r[c])),
+    pace,
   );
 }
 
@@ -100,11 +112,16 @@ export async function deleteAdjustsOf(
   }
 }
 
+/**
+ * The oldest rows first, through the index on `t` (item_adjusts_t_idx): the read costs the rows
+ * to fold, not the table. A plain `select distinct … where t < ?` scanned the primary key (it
+ * starts with the inventory and the item) on both dialects.
+ */
 const foldable = new Prepared<{ inventory_id: string; item_id: string }>(
-  'select distinct "inventory_id", "item_id" from "item_adjusts" where "t" < ? limit 500',
+  'select distinct "inventory_id", "item_id" from (select "inventory_id", "item_id" from "item_adjusts" where "t" < ? order by "t" limit 10000) as "oldest" limit 500',
 );
 
-/** Items with adjusts made before `cutoff` (up to 500 at a time). */
+/** Items with adjusts made before `cutoff` (up to 500 at a time; none: there are none left). */
 export async function itemsWithAdjustsBefore(db: Executor, cutoff: number) {
   return foldable.all(db, [cutoff]);
 }

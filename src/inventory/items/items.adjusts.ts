@@ -163,9 +163,9 @@ export function adjustLog(db: Executor, inventoryId: string, itemId: string, sto
       };
     },
 
-    async flush(): Promise<void> {
+    async flush(pace?: () => Promise<void>): Promise<void> {
       if (cut) await repo.deleteAdjusts(db, inventoryId, itemId, cut.t, cut.rows);
-      await repo.insertAdjusts(db, [...news.values()]);
+      await repo.insertAdjusts(db, [...news.values()], pace);
       await repo.setTotals(db, [...changed]);
     },
   };

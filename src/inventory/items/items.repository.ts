@@ -246,7 +246,11 @@ export async function deletedAmong(
   return out;
 }
 
-const insertDeleted = bulkInsert('deleted_items', ['inventory_id', 'item_id', 'deleted_at']);
+const insertDeleted = bulkInsert(
+  'deleted_items',
+  ['inventory_id', 'item_id', 'deleted_at'],
+  ['text', 'text', 'bigint'],
+);
 
 /** Remembers that these ids were deleted (none of them is marked yet). */
 export async function markDeleted(

@@ -213,7 +213,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
     },
 
     /** Writes what changed; one change record per item whose wire form changed. */
-    async flush(): Promise<void> {
+    async flush(pace?: () => Promise<void>): Promise<void> {
       const inserts: ItemsStateTable[] = [];
       const removed: string[] = [];
       const marked: string[] = [];
@@ -236,7 +236,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
         }
       }
       ctx.itemsAdded += inserts.length;
-      for (const e of entries.values()) if (e.state !== null) await e.adjusts.flush();
+      for (const e of entries.values()) if (e.state !== null) await e.adjusts.flush(pace);
       await deleteAdjustsOf(ctx.trx, ctx.inventoryId, removed);
       await repo.deleteItems(ctx.trx, ctx.inventoryId, removed, ctx.pace);
       await itemsDeleted(ctx, removed);

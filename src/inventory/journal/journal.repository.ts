@@ -23,7 +23,21 @@ const COLUMNS = [
   'quantity_after',
 ] as const satisfies readonly (keyof JournalRow)[];
 
-const insert = bulkInsert('journal', COLUMNS);
+const insert = bulkInsert('journal', COLUMNS, [
+  'text',
+  'text',
+  'bigint',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'double precision',
+  'double precision',
+]);
 
 /** Inserts the rows in order (their `seq` orders rows of the same `at`). */
 export async function insertJournal(

@@ -1,8 +1,13 @@
-import { bulkInsert, ROWS_PER_INSERT } from '#src/db/prepared.js';
-import type { Executor } from '#src/db/executor.js';
+import { bulkInsert, Prepared, ROWS_PER_INSERT } from '#src/db/prepared.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
 import type { FirstResult } from './offline.schemas.js';
 
 /** The operation ids an inventory has taken (sync_ops), with their first results. */
+
+const takenAmong = new Prepared<{ op_id: string; result: string }>(
+  'select "op_id", "result" from "sync_ops" where "inventory_id" = ? and "op_id" = any(?::text[])',
+  { name: 'larder-sync-ops-taken' },
+);
 
 export async function findResults(
   db: Executor,
@@ -11,6 +16,13 @@ export async function findResults(
 ): Promise<Map<string, FirstResult>> {
   const out = new Map<string, FirstResult>();
   const unique = [...new Set(opIds)];
+  if (isPostgres(db)) {
+    // one statement for the whole batch, its ids as one array parameter
+    for (const row of await takenAmong.all(db, [inventoryId, unique])) {
+      out.set(row.op_id, JSON.parse(row.result) as FirstResult);
+    }
+    return out;
+  }
   for (let i = 0; i < unique.length; i += ROWS_PER_INSERT) {
     const rows = await db
       .selectFrom('sync_ops')
@@ -23,7 +35,11 @@ export async function findResults(
   return out;
 }
 
-const insertRows = bulkInsert('sync_ops', ['inventory_id', 'op_id', 'result', 'recorded_at']);
+const insertRows = bulkInsert(
+  'sync_ops',
+  ['inventory_id', 'op_id', 'result', 'recorded_at'],
+  ['text', 'text', 'text', 'bigint'],
+);
 
 /**
  * The longest message kept with a result: a rejection's message may quote what the op sent (a

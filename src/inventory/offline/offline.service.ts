@@ -165,9 +165,9 @@ export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }
             results.push(result);
             seen.set(op.id, firstResult(result));
             fresh.push(firstResult(result));
-            if (i % 200 === 199) await ctx.pace();
+            if (i % 50 === 49) await ctx.pace(); // a no-op until a slice has run its time
           }
-          await items.flush();
+          await items.flush(ctx.pace);
           await repo.insertResults(ctx.trx, inventoryId, fresh, ctx.now, ctx.pace);
           return { results, revision: ctx.changes.length > 0 ? ctx.revision : current };
         },
