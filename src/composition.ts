@@ -16,6 +16,7 @@ import type { HouseholdsService } from './households/households.service.js';
 import { expiryFeature } from './expiry/expiry.feature.js';
 import type { ExpiryService } from './expiry/expiry.service.js';
 import type { Webhooks } from './expiry/webhooks.service.js';
+import { calendarFeedRoutes } from './inventory/calendar/calendar.routes.js';
 import { adminInventoryReadRoutes } from './inventory/inventory.admin.routes.js';
 import { inventoryRoutes } from './inventory/inventory.routes.js';
 import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
@@ -252,6 +253,7 @@ function inventoryFeature(deps: Deps) {
     routes: (guards) => [
       inventoryRoutes({ inventory, guards }),
       adminInventoryReadRoutes({ inventory, guards }),
+      calendarFeedRoutes(inventory.calendar),
     ],
     jobs: () => [
       { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },

@@ -13,9 +13,12 @@ function decodedName(raw: string): string | null {
   }
 }
 
-/** A parameter whose name, once decoded, says it holds a secret (`token`, `%74oken`, `refreshToken`). */
+/**
+ * A parameter whose name, once decoded, says it holds a secret (`token`, `%74oken`,
+ * `refreshToken`, the calendar feed's `key`).
+ */
 const isSecretName = (name: string | null) =>
-  name === null || /token|password|secret/.test(name.replace(/[^a-z]/g, ''));
+  name === null || /token|password|secret|^key$/.test(name.replace(/[^a-z]/g, ''));
 
 /**
  * A URL fit for the log: every query parameter whose decoded name names a secret keeps its name

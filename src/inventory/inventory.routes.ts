@@ -1,5 +1,6 @@
 import type { Routes } from '#src/http/route-docs.js';
 import type { Guards } from '#src/http/auth.js';
+import { calendarKeyRoutes } from './calendar/calendar.routes.js';
 import { ItemSchema, NamedSchema } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import { itemsRoutes } from './items/items.routes.js';
@@ -31,6 +32,7 @@ export const inventoryRoutes: Routes<{ inventory: InventoryService; guards: Guar
     await app.register(syncRoutes({ sync: inventory.sync, replace: inventory.replace }));
     await app.register(summaryRoutes(inventory.summary));
     await app.register(readinessRoutes(inventory.readiness));
+    await app.register(calendarKeyRoutes(inventory.calendar));
     await app.register(settingsRoutes(inventory.settings));
     await app.register(itemsRoutes(inventory.items));
     await app.register(namedRoutes(inventory.categories, 'categories'));

@@ -3,6 +3,7 @@ import type { WriteTransaction } from '#src/db/group-commit.js';
 import type { DB } from '#src/db/types.js';
 import { badRequest, notFound } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
+import { createCalendarService } from './calendar/calendar.service.js';
 import { createMutate } from './inventory.mutate.js';
 import * as repo from './inventory.repository.js';
 import { createItemsService } from './items/items.service.js';
@@ -93,6 +94,7 @@ export function createInventoryService(deps: {
     offline: createOfflineService({ mutate, sync }),
     replace: createReplaceService({ mutate }),
     summary: createSummaryService({ db, clock }),
+    calendar: createCalendarService({ db, clock }),
     readiness: createReadinessService({ db, clock, timeZone: deps.timeZone ?? 'UTC' }),
     items: createItemsService({ db, mutate }),
     categories: createNamedService({ db, mutate }, 'categories'),

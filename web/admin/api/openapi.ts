@@ -484,6 +484,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inventory/calendar-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a new feed key for the inventory's expiry calendar; the key made before stops working. Any signed-in user, on their own inventory */
+    post: operations['postInventoryCalendarKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/inventory/settings': {
     parameters: {
       query?: never;
@@ -811,6 +828,23 @@ export interface paths {
     };
     /** Admin: an inventory's readiness, as its members see it */
     get: operations['getAdminInventoriesByIdReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inventory/calendar.ics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Holders of the inventory's current calendar key (no sign-in): its expiry dates as iCalendar, one all-day event per item with an expiry date */
+    get: operations['getInventoryCalendarIcs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4591,6 +4625,107 @@ export interface operations {
       };
     };
   };
+  postInventoryCalendarKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description the feed key (43 characters); shown once, stored as its hash */
+            key: string;
+            /** @description the feed URL with the key, to subscribe to in a calendar app */
+            url: string;
+          };
+        };
+      };
+      /** @description validation_failed: malformed or invalid input (the message names the field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payload_too_large: a body or file over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unsupported_format: a content type or file type this route does not take */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description insufficient_storage: the server's disk is full; nothing was stored */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getInventorySettings: {
     parameters: {
       query?: never;
@@ -7853,6 +7988,69 @@ export interface operations {
       /** @description Every error: a human message and a stable code */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventoryCalendarIcs: {
+    parameters: {
+      query: {
+        /** @description the feed key */
+        key: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description iCalendar (RFC 5545) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/calendar': string;
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
           [name: string]: unknown;
         };
         content: {
