@@ -4,7 +4,7 @@ import type { DB } from '#src/db/types.js';
 import { localTime } from '#src/expiry/calendar.rules.js';
 import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
 import { toNamed, toSettings } from '#src/inventory/inventory.mapper.js';
-import { findInventory, readConsistently } from '#src/inventory/inventory.repository.js';
+import { findInventory } from '#src/inventory/inventory.repository.js';
 import { listNamed } from '#src/inventory/named/named.repository.js';
 import { listSettings } from '#src/inventory/settings/settings.repository.js';
 import { notFound } from '#src/http/errors.js';
@@ -16,8 +16,9 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * How long the household's stock lasts (GET /api/inventory/readiness, and the admin's view of
- * any inventory): one consistent read of the settings, the categories, the stock summed per unit
- * and category, and the last 90 days' use per item from the journal.
+ * any inventory): the settings, the categories, the stock summed per unit and category, and the
+ * last 90 days' use per item from the journal, read a page at a time (a write between two pages
+ * shows in the next answer).
  */
 export function createReadinessService(deps: {
   db: Kysely<DB>;
@@ -30,17 +31,21 @@ export function createReadinessService(deps: {
   async function readinessOf(inventoryId: string): Promise<Readiness> {
     const now = clock();
     const pace = timeSlicer();
-    const read = await readConsistently(db, async (trx) => {
-      if (!(await findInventory(trx, inventoryId))) return null;
-      const settings = toSettings(await listSettings(trx, inventoryId));
-      const categories = (await listNamed(trx, 'categories', inventoryId)).map(toNamed);
-      const stock = await sumStock(trx, inventoryId);
-      await pace();
-      const used = await usedSince(trx, inventoryId, now - CONSUMPTION_DAYS * DAY_MS, now, pace);
-      return { settings: readinessSettings(settings, categories), stock, used };
+    // no transaction around the pages: on SQLite one would hold the only connection, and every
+    // other query (/health's ping among them) would wait for the whole read (bench/readiness.ts)
+    if (!(await findInventory(db, inventoryId)))
+      throw notFound(`No inventory with id ${inventoryId}`);
+    const settings = toSettings(await listSettings(db, inventoryId));
+    const categories = (await listNamed(db, 'categories', inventoryId)).map(toNamed);
+    const stock = await sumStock(db, inventoryId, pace);
+    await pace();
+    const used = await usedSince(db, inventoryId, now - CONSUMPTION_DAYS * DAY_MS, now, pace);
+    return computeReadiness({
+      settings: readinessSettings(settings, categories),
+      stock,
+      used,
+      today: localTime(now, timeZone).day,
     });
-    if (!read) throw notFound(`No inventory with id ${inventoryId}`);
-    return computeReadiness({ ...read, today: localTime(now, timeZone).day });
   }
 
   return {
