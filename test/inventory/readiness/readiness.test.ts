@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, login, loginAsAdmin, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { callsAs, itemBody, wholeInventory } from './helpers.js';
+import { callsAs, itemBody, wholeInventory } from '#test/inventory/helpers.js';
 
 /**
  * GET /api/inventory/readiness (docs/api.md, "Readiness"). Every figure below is worked out by
@@ -13,7 +13,7 @@ const DAY = 24 * 3600 * 1000;
 
 describe.each(DIALECTS)('readiness (%s)', (dialect) => {
   const t = useTestApp(dialect);
-  const [anna, ben, carl, dora] = t.users('anna', 'ben', 'carl', 'dora');
+  const [anna, ben, carl, dora, erik] = t.users('anna', 'ben', 'carl', 'dora', 'erik');
   const annaCalls = callsAs(t, anna);
   const readiness = async (who: Session = anna) => {
     const res = await callsAs(t, who)('GET', '/api/inventory/readiness');
@@ -274,12 +274,12 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     for (const item of body.items)
       Object.assign(item, { quantity: 1, unit: 'kg', kcalPerKg: 1000 });
     expect((await callsAs(t, dora)('PUT', '/api/inventory', body)).status).toBe(200);
-    const rows = body.items.slice(0, used).map((item: { id: string }) => ({
+    const rows = body.items.slice(0, used).map((item) => ({
       id: crypto.randomUUID(),
       inventory_id: dora.inventoryId!,
       at: t.clock.now() - DAY,
-      item_id: item.id,
-      item_name: item.id,
+      item_id: String(item.id),
+      item_name: String(item.id),
       user_id: dora.userId,
       username: dora.username,
       device_id: null,
@@ -300,5 +300,45 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     expect(body2.runOut).toHaveLength(used);
     expect(new Set(body2.runOut.map((r: { itemId: string }) => r.itemId)).size).toBe(used);
     expect(body2.runOut.every((r: { daysLeft: number }) => r.daysLeft === 1)).toBe(true);
+  });
+
+  it('use written through the item routes and the offline queue counts; additions do not', async () => {
+    Object.assign(erik, await login(t.app, 'erik', 'erik-password')); // the clock moved on
+    const erikCalls = callsAs(t, erik);
+    await erikCalls('PUT', '/api/inventory/categories/1', { name: 'Food' });
+    await erikCalls('PUT', '/api/inventory/locations/1', { name: 'Pantry' });
+    const now = t.clock.now();
+    const flour = itemBody({ name: 'Flour', quantity: 10, unit: 'kg', lastUpdated: now });
+    expect((await erikCalls('PUT', '/api/inventory/items/flour', flour)).status).toBe(201);
+    // a recount from 10 to 2.5 (−7.5), bought 1 (+1), one used offline (−1.5): 9 used, 0.1 a day
+    const patch = (quantity: number, at: number) =>
+      erikCalls('PATCH', '/api/inventory/items/flour', { quantity, lastUpdated: at });
+    expect((await patch(2.5, now + 1)).status).toBe(200);
+    expect((await patch(3.5, now + 2)).status).toBe(200);
+    const sync = await erikCalls('POST', '/api/inventory/sync', {
+      since: 0,
+      ops: [
+        {
+          id: crypto.randomUUID(),
+          itemId: 'flour',
+          operation: 'adjust',
+          payload: { delta: -1.5 },
+          createdAt: now + 3,
+        },
+      ],
+    });
+    expect(sync.status).toBe(200);
+    const body = await readiness(erik);
+    // 2 left at 0.1 a day: 20 days (goal 10, so not listed); 2 kg × 3600 kcal
+    expect(body.food.kcal).toBe(7200);
+    expect(body.runOut).toEqual([]);
+    await erikCalls('PUT', '/api/inventory/settings', { goalDays: '21' });
+    expect((await readiness(erik)).runOut).toEqual([
+      { itemId: 'flour', name: 'Flour', daysLeft: 20 },
+    ]);
+    // 91 days on, that use has left the window: no rate, in no list
+    t.clock.advance(91 * DAY);
+    Object.assign(erik, await login(t.app, 'erik', 'erik-password'));
+    expect((await readiness(erik)).runOut).toEqual([]);
   });
 });

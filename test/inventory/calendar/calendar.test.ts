@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, type Session } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, callsAs, itemBody, seedBasics, share } from './helpers.js';
+import { call, callsAs, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
 
 /** The expiry calendar feed and its key (docs/api.md, "Expiry calendar"). */
 
