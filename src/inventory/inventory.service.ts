@@ -122,6 +122,13 @@ export function createInventoryService(deps: {
       );
     },
 
+    /** 404 unless the inventory exists (the admin's reads of one inventory). */
+    async requireInventory(inventoryId: string): Promise<void> {
+      if (!(await repo.findInventory(db, inventoryId))) {
+        throw notFound(`No inventory with id ${inventoryId}`);
+      }
+    },
+
     /** The inventory's current revision (0 when it does not exist). */
     revisionOf: async (inventoryId: string) =>
       Number((await repo.findInventory(db, inventoryId))?.revision ?? 0),

@@ -341,4 +341,26 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     Object.assign(erik, await login(t.app, 'erik', 'erik-password'));
     expect((await readiness(erik)).runOut).toEqual([]);
   });
+
+  it("the admin reads any inventory's journal, newest first, as its members do", async () => {
+    const admin = callsAs(t, await loginAsAdmin(t.app));
+    const url = `/api/admin/inventories/${erik.inventoryId}/journal`;
+    const seen = await admin('GET', `${url}?limit=10`);
+    expect(seen.status).toBe(200);
+    expect(
+      seen.body.entries.map((e: any) => [e.username, e.source, e.kind, e.itemName, e.delta]),
+    ).toEqual([
+      ['erik', 'sync', 'adjust', 'Flour', -1.5],
+      ['erik', 'rest', 'set', 'Flour', 1],
+      ['erik', 'rest', 'set', 'Flour', -7.5],
+      ['erik', 'rest', 'create', 'Flour', 10],
+    ]);
+    const own = await callsAs(t, erik)('GET', '/api/inventory/journal?limit=10');
+    expect(own.body).toEqual(seen.body);
+    const unknown = await admin('GET', `/api/admin/inventories/${crypto.randomUUID()}/journal`);
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect((await admin('GET', `${url}?limit=500`)).status).toBe(400);
+    const member = await callsAs(t, erik)('GET', url);
+    expect(member).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+  });
 });

@@ -819,6 +819,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/inventories/{id}/journal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Admin: an inventory's journal as its members read it (newest first; paging as GET /api/inventory/journal) */
+    get: operations['getAdminInventoriesByIdJournal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/inventories/{id}/readiness': {
     parameters: {
       query?: never;
@@ -7927,6 +7944,95 @@ export interface operations {
       /** @description insufficient_storage: the server's disk is full; nothing was stored */
       507: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminInventoriesByIdJournal: {
+    parameters: {
+      query: {
+        /** @description only rows written before this (epoch ms, exclusive): the oldest `at` of the page before */
+        before?: number;
+        limit: number;
+        /** @description only this user's changes */
+        userId?: string;
+      };
+      header?: never;
+      path: {
+        /** @description UUID v4 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entries: components['schemas']['JournalEntry'][];
+          };
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      401: {
+        headers: {
+          /** @description Bearer (RFC 6750), with error="invalid_token" when a token was sent and refused */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Every error: a human message and a stable code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description internal: a server fault (details only in the server log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unavailable (overloaded), database_unavailable or storage_unavailable: nothing was changed unless `applied` says "unknown"; wait Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
