@@ -171,6 +171,41 @@ describeInBrowser('admin interface: users and inventories', () => {
     await expect(total.textContent()).resolves.toBe('2');
   });
 
+  it("an inventory's card shows its readiness and its journal", async () => {
+    // alice (detached above: a new inventory) puts 2 kg of rice in it
+    const session = await login(ctx.t.app, 'alice', 'alice-new-password');
+    await seedBasics(ctx.t.app, session);
+    const rice = await call(ctx.t.app, session, 'POST', '/api/inventory/items', itemBody());
+    expect(rice.status).toBe(201);
+    await page.reload();
+    await page.locator('#panel-inventories').waitFor();
+    const own = page.locator('li.inventory', {
+      has: page.locator('h3', { hasText: 'Alice household' }),
+    });
+    await own.getByRole('button', { name: 'Show readiness' }).click();
+    const readiness = own.getByRole('region', { name: 'Readiness of Alice household' });
+    // the figures the server gives (7,200 kcal), as the card words them (no water: goal missed)
+    const alice = (await ctx.t.app.larder.users.list()).find((u) => u.username === 'alice')!;
+    const figures = await ctx.t.app.larder.inventory.readiness.readinessOf(alice.inventoryId!);
+    const kcal = figures.food.kcal.toLocaleString('en');
+    await readiness.getByText(`${kcal} kcal, ${figures.food.days} days`).waitFor();
+    await readiness.getByText('Goal missed').waitFor();
+    await own.getByRole('button', { name: 'Show journal' }).click();
+    const journal = own.getByRole('region', { name: 'Journal of Alice household' });
+    await journal.locator('tbody tr').first().waitFor();
+    const rows = await ctx.t.app.larder.inventory.journal.list(
+      { inventoryId: alice.inventoryId! },
+      { limit: 50 },
+    );
+    expect(rows.entries.map((e) => [e.username, e.kind, e.itemName])).toEqual([
+      ['alice', 'create', 'Rice'],
+    ]);
+    await expectCount(journal.locator('tbody tr'), rows.entries.length);
+    const newest = rows.entries[0]!;
+    await journal.locator('tbody tr').first().getByText(newest.username, { exact: true }).waitFor();
+    await journal.locator('tbody tr').first().getByText(newest.itemName).waitFor();
+  });
+
   it('reload keeps the tab (it is in the URL)', async () => {
     await openTab(page, 'Backups');
     await page.getByRole('button', { name: 'Create a backup now' }).click();

@@ -25,3 +25,5 @@ export type AdminItem = Schemas['AdminItem'];
 export type BackupInfo = GetResult<'/api/admin/backups/info'>;
 export type SignedInSession = Schemas['Session'];
 export type OidcInfo = GetResult<'/api/auth/oidc'>;
+export type Readiness = Schemas['InventoryReadiness'];
+export type JournalEntry = Schemas['JournalEntry'];

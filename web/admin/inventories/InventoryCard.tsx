@@ -7,6 +7,8 @@ import { formatDateTime, inventoryLabel } from '#web/admin/format.ts';
 import { useSubmit } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
 import { ItemsView } from './ItemsView.tsx';
+import { JournalView } from './JournalView.tsx';
+import { ReadinessView } from './ReadinessView.tsx';
 import { renameInventory } from './inventories.api.ts';
 
 /** One inventory: its name (editable), members, statistics and its items on demand. */
@@ -18,6 +20,8 @@ export function InventoryCard(props: {
   const feedback = useFeedback();
   const [name, setName] = useState(inventory.name);
   const [showItems, setShowItems] = useState(false);
+  const [showReadiness, setShowReadiness] = useState(false);
+  const [showJournal, setShowJournal] = useState(false);
   const inputId = `rename-${inventory.inventoryId}`;
   const title = inventoryLabel(inventory.inventoryId, inventory.name, inventory.users);
   const { action, submit: rename } = useSubmit(
@@ -83,6 +87,24 @@ export function InventoryCard(props: {
         {showItems ? t('items.hide') : t('items.show', { count: stats?.totalItems ?? 0 })}
       </button>
       {showItems && <ItemsView inventoryId={inventory.inventoryId} title={title} />}
+      <button
+        type="button"
+        class="show-readiness"
+        aria-expanded={showReadiness}
+        onClick={() => setShowReadiness(!showReadiness)}
+      >
+        {showReadiness ? t('readiness.hide') : t('readiness.show')}
+      </button>
+      {showReadiness && <ReadinessView inventoryId={inventory.inventoryId} title={title} />}
+      <button
+        type="button"
+        class="show-journal"
+        aria-expanded={showJournal}
+        onClick={() => setShowJournal(!showJournal)}
+      >
+        {showJournal ? t('journal.hide') : t('journal.show')}
+      </button>
+      {showJournal && <JournalView inventoryId={inventory.inventoryId} title={title} />}
     </li>
   );
 }
