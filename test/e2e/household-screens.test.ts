@@ -187,12 +187,42 @@ describeInBrowser('household app screens', () => {
       expect(download.url()).toContain('token=');
     });
 
-    it('Shopping list and Readiness say that this server does not offer them yet', async () => {
+    it('Shopping list says this server does not offer it yet; Readiness shows the figures', async () => {
       const { page } = annaApp;
       await page.getByRole('link', { name: 'Shopping list' }).click();
       await page.getByText('This server does not offer the Shopping list yet').waitFor();
       await page.getByRole('link', { name: 'Readiness' }).click();
-      await page.getByText('This server does not offer the Readiness yet').waitFor();
+      const r = (await call(t.app, anna, 'GET', '/api/inventory/readiness')).body;
+      const n = (x: number, digits = 1) =>
+        new Intl.NumberFormat('en', { maximumFractionDigits: digits }).format(x);
+      const people = `(household of ${r.householdSize})`;
+      await page
+        .getByText(
+          r.goalMet
+            ? `The stock lasts ${n(r.days)} days ${people}: the goal of ${r.goalDays} days is met.`
+            : `The stock lasts ${n(r.days)} days ${people}: the goal is ${r.goalDays} days.`,
+        )
+        .waitFor();
+      await page.getByText(`${n(r.food.kcal, 0)} kcal: ${n(r.food.days)} days`).waitFor();
+      await page.getByText(`${n(r.water.liters, 2)} l: ${n(r.water.days)} days`).waitFor();
+    });
+
+    it('Account: a calendar link for the expiry dates, and a new one stops the old', async () => {
+      const { page } = annaApp;
+      await page.getByRole('link', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Make a calendar link' }).click();
+      const link = page.getByLabel('Calendar link');
+      await expect.poll(() => link.inputValue()).toContain('/api/inventory/calendar.ics?key=');
+      const first = new URL(await link.inputValue());
+      const feed = (url: URL) =>
+        t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+      const got = await feed(first);
+      expect(got.statusCode).toBe(200);
+      expect(got.headers['content-type']).toBe('text/calendar; charset=utf-8');
+      await page.getByRole('button', { name: 'Make a new calendar link' }).click();
+      await expect.poll(() => link.inputValue()).not.toBe(first.toString());
+      expect((await feed(first)).statusCode).toBe(401);
+      expect((await feed(new URL(await link.inputValue()))).statusCode).toBe(200);
     });
 
     it('Shopping list and Readiness use the routes where the server offers them', async () => {
