@@ -86,8 +86,16 @@ describeInBrowser('household app screens', () => {
       await page.getByLabel('Expiring (30 days)').check();
       await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Milk']);
       await page.getByLabel('Expiring (30 days)').uncheck();
-      // this server keeps no minimum stock yet: no such filter to offer
-      expect(await page.getByLabel('Below minimum').count()).toBe(0);
+      // the server keeps minimum stock: rice (3 kg) below a minimum of 4
+      const level = await call(t.app, anna, 'PUT', '/api/inventory/items/rice/stock-level', {
+        minQuantity: 4,
+      });
+      expect(level.status).toBe(200);
+      await page.reload();
+      await page.getByLabel('Below minimum').check();
+      await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Rice']);
+      await page.getByLabel('Below minimum').uncheck();
+      await call(t.app, anna, 'DELETE', '/api/inventory/items/rice/stock-level');
     });
 
     it('Stock: the edit form changes fields, a new item is added, an item is deleted', async () => {
@@ -187,10 +195,8 @@ describeInBrowser('household app screens', () => {
       expect(download.url()).toContain('token=');
     });
 
-    it('Shopping list says this server does not offer it yet; Readiness shows the figures', async () => {
+    it('Readiness shows the figures of the real route', async () => {
       const { page } = annaApp;
-      await page.getByRole('link', { name: 'Shopping list' }).click();
-      await page.getByText('This server does not offer the Shopping list yet').waitFor();
       await page.getByRole('link', { name: 'Readiness' }).click();
       const r = (await call(t.app, anna, 'GET', '/api/inventory/readiness')).body;
       const n = (x: number, digits = 1) =>
