@@ -86,8 +86,16 @@ describeInBrowser('household app screens', () => {
       await page.getByLabel('Expiring (30 days)').check();
       await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Milk']);
       await page.getByLabel('Expiring (30 days)').uncheck();
-      // this server keeps no minimum stock yet: no such filter to offer
-      expect(await page.getByLabel('Below minimum').count()).toBe(0);
+      // the server keeps minimum stock: rice (3 kg) below a minimum of 4
+      const level = await call(t.app, anna, 'PUT', '/api/inventory/items/rice/stock-level', {
+        minQuantity: 4,
+      });
+      expect(level.status).toBe(200);
+      await page.reload();
+      await page.getByLabel('Below minimum').check();
+      await expect.poll(() => rows(annaApp).allTextContents()).toEqual(['Rice']);
+      await page.getByLabel('Below minimum').uncheck();
+      await call(t.app, anna, 'DELETE', '/api/inventory/items/rice/stock-level');
     });
 
     it('Stock: the edit form changes fields, a new item is added, an item is deleted', async () => {
@@ -187,12 +195,40 @@ describeInBrowser('household app screens', () => {
       expect(download.url()).toContain('token=');
     });
 
-    it('Shopping list and Readiness say that this server does not offer them yet', async () => {
+    it('Readiness shows the figures of the real route', async () => {
       const { page } = annaApp;
-      await page.getByRole('link', { name: 'Shopping list' }).click();
-      await page.getByText('This server does not offer the Shopping list yet').waitFor();
       await page.getByRole('link', { name: 'Readiness' }).click();
-      await page.getByText('This server does not offer the Readiness yet').waitFor();
+      const r = (await call(t.app, anna, 'GET', '/api/inventory/readiness')).body;
+      const n = (x: number, digits = 1) =>
+        new Intl.NumberFormat('en', { maximumFractionDigits: digits }).format(x);
+      const people = `(household of ${r.householdSize})`;
+      await page
+        .getByText(
+          r.goalMet
+            ? `The stock lasts ${n(r.days)} days ${people}: the goal of ${r.goalDays} days is met.`
+            : `The stock lasts ${n(r.days)} days ${people}: the goal is ${r.goalDays} days.`,
+        )
+        .waitFor();
+      await page.getByText(`${n(r.food.kcal, 0)} kcal: ${n(r.food.days)} days`).waitFor();
+      await page.getByText(`${n(r.water.liters, 2)} l: ${n(r.water.days)} days`).waitFor();
+    });
+
+    it('Account: a calendar link for the expiry dates, and a new one stops the old', async () => {
+      const { page } = annaApp;
+      await page.getByRole('link', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Make a calendar link' }).click();
+      const link = page.getByLabel('Calendar link');
+      await expect.poll(() => link.inputValue()).toContain('/api/inventory/calendar.ics?key=');
+      const first = new URL(await link.inputValue());
+      const feed = (url: URL) =>
+        t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+      const got = await feed(first);
+      expect(got.statusCode).toBe(200);
+      expect(got.headers['content-type']).toBe('text/calendar; charset=utf-8');
+      await page.getByRole('button', { name: 'Make a new calendar link' }).click();
+      await expect.poll(() => link.inputValue()).not.toBe(first.toString());
+      expect((await feed(first)).statusCode).toBe(401);
+      expect((await feed(new URL(await link.inputValue()))).statusCode).toBe(200);
     });
 
     it('Shopping list and Readiness use the routes where the server offers them', async () => {

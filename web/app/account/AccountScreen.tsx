@@ -1,6 +1,7 @@
 import type { Household } from '#web/app/household.ts';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
+import { CalendarLink } from './CalendarLink.tsx';
 import { LanguageChoice } from './LanguageChoice.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
 import { Sessions } from './Sessions.tsx';
@@ -19,6 +20,7 @@ export function AccountScreen(props: {
       <LanguageChoice />
       <PasswordForm />
       <Sessions />
+      <CalendarLink />
       <section class="card" aria-labelledby="sign-out-title">
         <h2 id="sign-out-title">{t('household.signOut')}</h2>
         <p>{t('household.signOutHint')}</p>

@@ -11,7 +11,13 @@ interface Readiness {
   goalMet: boolean;
   shortfall: { kcal: number; liters: number };
   runOut: { itemId: string; name: string; daysLeft: number }[];
-  expiringBeforeUse: { itemId: string; name: string; expiryDate: string; projectedLeft: number }[];
+  expiringBeforeUse: {
+    itemId: string;
+    name: string;
+    expiryDate: string;
+    quantity: number;
+    projectedLeft: number;
+  }[];
 }
 
 const number = (n: number, digits = 1) =>
@@ -29,9 +35,21 @@ function ReadinessView({ r }: { r: Readiness }) {
       </p>
       <dl class="facts">
         <dt>{t('household.readyFood')}</dt>
-        <dd>{t('household.readyDays', { days: number(r.food.days) })}</dd>
+        <dd>
+          {t('household.readyFoodFacts', {
+            kcal: number(r.food.kcal, 0),
+            days: number(r.food.days),
+          })}
+        </dd>
+        <dt>{t('household.readyWithoutKcal')}</dt>
+        <dd>{r.food.itemsWithoutKcal}</dd>
         <dt>{t('household.readyWater')}</dt>
-        <dd>{t('household.readyDays', { days: number(r.water.days) })}</dd>
+        <dd>
+          {t('household.readyWaterFacts', {
+            liters: number(r.water.liters, 2),
+            days: number(r.water.days),
+          })}
+        </dd>
       </dl>
       {!r.goalMet && (
         <p>
@@ -59,7 +77,12 @@ function ReadinessView({ r }: { r: Readiness }) {
           <ul>
             {r.expiringBeforeUse.map((i) => (
               <li key={i.itemId}>
-                {i.name} ({i.expiryDate})
+                {t('household.readyLeftAt', {
+                  name: i.name,
+                  left: number(i.projectedLeft, 2),
+                  quantity: number(i.quantity, 2),
+                  date: i.expiryDate,
+                })}
               </li>
             ))}
           </ul>

@@ -13,11 +13,11 @@ function useMinimums(): Map<string, number> | null {
   useEffect(() => {
     void offers('stockLevels').then(async (offered) => {
       if (!offered) return;
-      const levels = await api<{ itemId: string; minQuantity: number }[]>(
+      const found = await api<{ levels: { itemId: string; minQuantity: number }[] }>(
         'GET',
         '/api/inventory/stock-levels',
       ).catch(() => null);
-      if (levels) setMinimums(new Map(levels.map((l) => [l.itemId, l.minQuantity])));
+      if (found) setMinimums(new Map(found.levels.map((l) => [l.itemId, l.minQuantity])));
     });
   }, []);
   return minimums;

@@ -115,6 +115,18 @@ const household: HouseholdMessages = {
   'household.readyShortfall': 'Es fehlen {kcal} kcal und {liters} l Wasser.',
   'household.readyRunOut': 'Geht vor dem Ziel aus',
   'household.readyExpiring': 'Läuft ab, bevor es verbraucht ist',
+  'household.readyFoodFacts': '{kcal} kcal: {days} Tage',
+  'household.readyWaterFacts': '{liters} l: {days} Tage',
+  'household.readyWithoutKcal': 'Artikel ohne kcal (nicht gezählt)',
+  'household.readyLeftAt': '{name}: am {date} noch {left} von {quantity}',
+  'household.calendar': 'Ablaufkalender',
+  'household.calendarHint':
+    'Ein Link, den Ihre Kalender-App abonnieren kann: ein ganztägiger Termin pro Artikel mit Ablaufdatum. Ein neuer Link beendet den vorigen, für den ganzen Haushalt.',
+  'household.calendarMake': 'Kalender-Link erstellen',
+  'household.calendarRenew': 'Neuen Kalender-Link erstellen',
+  'household.calendarUrl': 'Kalender-Link',
+  'household.calendarMade':
+    'Kopieren Sie diesen Link in Ihre Kalender-App. Er wird nur jetzt angezeigt.',
 };
 
 export default household;

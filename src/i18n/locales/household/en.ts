@@ -111,6 +111,17 @@ const household = {
   'household.readyShortfall': 'Missing: {kcal} kcal and {liters} l of water.',
   'household.readyRunOut': 'Runs out before the goal',
   'household.readyExpiring': 'Expires before it is used',
+  'household.readyFoodFacts': '{kcal} kcal: {days} days',
+  'household.readyWaterFacts': '{liters} l: {days} days',
+  'household.readyWithoutKcal': 'Items without kcal (not counted)',
+  'household.readyLeftAt': '{name}: {left} of {quantity} left on {date}',
+  'household.calendar': 'Expiry calendar',
+  'household.calendarHint':
+    'A link your calendar app can subscribe to: one all-day event per item with an expiry date. A new link stops the one before, for the whole household.',
+  'household.calendarMake': 'Make a calendar link',
+  'household.calendarRenew': 'Make a new calendar link',
+  'household.calendarUrl': 'Calendar link',
+  'household.calendarMade': 'Copy this link into your calendar app. It is shown only now.',
 };
 
 export type HouseholdMessages = { readonly [K in keyof typeof household]: string };
