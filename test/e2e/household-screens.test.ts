@@ -6,7 +6,7 @@ import { useTestApp } from '#test/helpers/fixtures.js';
 import { ensureWebBuild } from '#test/helpers/web-build.js';
 import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
 import { fixture, resourceMetadata, upload } from '#test/resources/helpers.js';
-import { describeInBrowser, screenshot } from './browser.js';
+import { describeInBrowser, expectCount, screenshot } from './browser.js';
 import {
   expectQuantity,
   launchChromium,
@@ -231,62 +231,40 @@ describeInBrowser('household app screens', () => {
       expect((await feed(new URL(await link.inputValue()))).statusCode).toBe(200);
     });
 
-    it('Shopping list and Readiness use the routes where the server offers them', async () => {
-      const member = await openMember(browser);
-      const { page } = member;
-      const json = (body: unknown) => ({
-        contentType: 'application/json',
-        body: JSON.stringify(body),
+    it('Shopping list: below the minimum, by hand, bought by one member and gone for both', async () => {
+      const beans = itemBody({ id: 'beans', name: 'Beans', quantity: 1, unit: 'can' });
+      expect((await call(t.app, anna, 'POST', '/api/inventory/items', beans)).status).toBe(201);
+      const level = await call(t.app, anna, 'PUT', '/api/inventory/items/beans/stock-level', {
+        minQuantity: 4,
+        targetQuantity: 6,
       });
-      // a server with the routes of the stock-over-time feature, as its OpenAPI document says
-      await page.route('**/api/openapi.json', (route) =>
-        route.fulfill(
-          json({
-            paths: { '/api/inventory/shopping-list': {}, '/api/inventory/readiness': {} },
-          }),
-        ),
-      );
-      await page.route('**/api/inventory/shopping-list', (route) =>
-        route.fulfill(
-          json({
-            entries: [
-              {
-                id: 'item:rice',
-                itemId: 'rice',
-                name: 'Rice',
-                unit: 'kg',
-                quantity: 2,
-                source: 'below_minimum',
-                checked: false,
-              },
-            ],
-          }),
-        ),
-      );
-      await page.route('**/api/inventory/readiness', (route) =>
-        route.fulfill(
-          json({
-            householdSize: 2,
-            goalDays: 10,
-            food: { kcal: 30000, days: 6.8, itemsWithoutKcal: 0 },
-            water: { liters: 12, days: 3 },
-            days: 3,
-            goalMet: false,
-            shortfall: { kcal: 14000, liters: 28 },
-            runOut: [],
-            expiringBeforeUse: [],
-          }),
-        ),
-      );
-      await signInToApp(page, base, 'anna');
-      await page.getByRole('link', { name: 'Shopping list' }).click();
-      await page.getByRole('button', { name: 'Bought Rice' }).waitFor();
-      await page.getByText('Rice · 2 kg').waitFor();
-      await page.getByRole('link', { name: 'Readiness' }).click();
-      await page
-        .getByText('The stock lasts 3 days (household of 2): the goal is 10 days.')
-        .waitFor();
-      await member.context.close();
+      expect(level.status).toBe(200);
+      for (const member of [annaApp, benApp]) {
+        await member.page.getByRole('link', { name: 'Shopping list' }).click();
+        // below its minimum of 4: what brings it to its target of 6
+        await member.page.getByText('Beans · 5 can').waitFor();
+      }
+
+      await annaApp.page.getByLabel('Add to the list').fill('Matches');
+      await annaApp.page.getByRole('button', { name: 'Add', exact: true }).click();
+      await benApp.page.getByText('Matches', { exact: true }).waitFor();
+
+      await benApp.page.getByRole('button', { name: 'Bought Beans' }).click();
+      await expect.poll(async () => (await item('beans')).quantity).toBe(6);
+      await expectCount(annaApp.page.getByText('Beans · 5 can'), 0);
+      const journal = await call(t.app, anna, 'GET', '/api/inventory/items/beans/journal');
+      expect(journal.body.entries[0]).toMatchObject({
+        username: 'ben',
+        source: 'shopping',
+        kind: 'adjust',
+        delta: 5,
+        quantityAfter: 6,
+      });
+
+      await annaApp.page.getByRole('button', { name: 'Delete Matches' }).click();
+      await expectCount(benApp.page.getByText('Matches', { exact: true }), 0);
+      const list = await call(t.app, ben, 'GET', '/api/inventory/shopping-list');
+      expect(list.body.entries).toEqual([]);
     });
 
     it('Account: the own password changes, the other devices are signed out', async () => {

@@ -10,14 +10,17 @@ interface Entry {
   itemId: string | null;
   name: string;
   unit: string;
-  quantity: number;
-  source: string;
+  /** null: a manual entry without an amount */
+  quantity: number | null;
+  source: 'below_minimum' | 'manual';
   checked: boolean;
 }
 
 const PATH = '/api/inventory/shopping-list';
 const amount = (e: Entry) =>
-  `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(e.quantity)}${e.unit ? ` ${e.unit}` : ''}`;
+  e.quantity === null
+    ? ''
+    : ` · ${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(e.quantity)}${e.unit ? ` ${e.unit}` : ''}`;
 
 function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: () => void }) {
   const [name, setName] = useState('');
@@ -46,7 +49,8 @@ function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: 
                   )
                 }
               />
-              {e.name} · {amount(e)}
+              {e.name}
+              {amount(e)}
             </label>
             {e.itemId && (
               <button
@@ -57,6 +61,15 @@ function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: 
                 }
               >
                 {t('household.bought')}
+              </button>
+            )}
+            {e.source === 'manual' && (
+              <button
+                type="button"
+                aria-label={t('household.deleteOf', { name: e.name })}
+                onClick={() => run(() => api('DELETE', `${PATH}/${encodeURIComponent(e.id)}`))}
+              >
+                {t('household.delete')}
               </button>
             )}
           </li>
