@@ -131,6 +131,32 @@ describeInBrowser('household app screens', () => {
         .toBe(404);
     });
 
+    it('Stock: a minimum set on the edit form puts the item on the shopping list, and goes again', async () => {
+      const { page } = annaApp;
+      const levels = async () =>
+        (await call(t.app, ben, 'GET', '/api/inventory/stock-levels')).body.levels;
+      await page.getByRole('link', { name: 'Rice' }).click();
+      await page.getByRole('heading', { name: 'Minimum stock' }).waitFor();
+      await page.getByLabel('Minimum', { exact: true }).fill('3');
+      await page.getByLabel('Buy up to').fill('1');
+      await page.getByRole('button', { name: 'Set minimum' }).click();
+      await page.getByRole('alert').filter({ hasText: 'at least the minimum' }).waitFor();
+      expect(await levels()).toEqual([]);
+
+      await page.getByLabel('Minimum', { exact: true }).fill('8');
+      await page.getByLabel('Buy up to').fill('10');
+      await page.getByRole('button', { name: 'Set minimum' }).click();
+      await page.getByText('Minimum saved.').waitFor();
+      expect(await levels()).toEqual([{ itemId: 'rice', minQuantity: 8, targetQuantity: 10 }]);
+      const list = await call(t.app, ben, 'GET', '/api/inventory/shopping-list');
+      expect(list.body.entries).toMatchObject([{ id: 'item:rice', quantity: 5, unit: 'kg' }]);
+
+      await page.getByRole('button', { name: 'Remove minimum' }).click();
+      await page.getByText('Minimum removed.').waitFor();
+      expect(await levels()).toEqual([]);
+      await page.getByRole('link', { name: 'Cancel' }).click();
+    });
+
     it('categories and locations: a new location shows in the edit form', async () => {
       const { page } = annaApp;
       await page.goto(`${base}/app/#/stock/places`);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { newId } from '#web/app/ids.ts';
 import { t } from '#web/app/i18n.ts';
+import { MinimumForm } from './MinimumForm.tsx';
 import type { Item, ItemFields } from './queue.ts';
 import type { Replica, ReplicaView } from './replica.ts';
 
@@ -182,6 +183,7 @@ export function ItemForm(props: { replica: Replica; view: ReplicaView; itemId: s
           </a>
         </div>
       </form>
+      {item && <MinimumForm itemId={item.id} />}
       {item && (
         <div class="card danger-zone">
           {!confirmDelete ? (

@@ -103,6 +103,17 @@ const household: HouseholdMessages = {
     'Dieser Server bietet „{screen}“ noch nicht an: Das kommt mit einer neueren Larder-Version.',
   'household.shoppingEmpty': 'Die Einkaufsliste ist leer.',
   'household.shoppingAdd': 'Zur Liste hinzufügen',
+  'household.minimum': 'Mindestbestand',
+  'household.minimumOffline':
+    'Der Mindestbestand liegt auf dem Server: zum Ändern bitte verbinden.',
+  'household.field.minQuantity': 'Mindestens',
+  'household.field.targetQuantity': 'Auffüllen bis',
+  'household.minimumSave': 'Mindestbestand festlegen',
+  'household.minimumRemove': 'Mindestbestand entfernen',
+  'household.minimumSaved': 'Mindestbestand gespeichert.',
+  'household.minimumRemoved': 'Mindestbestand entfernt.',
+  'household.invalid.minimum':
+    'Der Mindestbestand ist eine Zahl ab 0, und „Auffüllen bis“ ist mindestens so groß.',
   'household.bought': 'Gekauft',
   'household.boughtOf': 'Gekauft: {name}',
   'household.readyMet':

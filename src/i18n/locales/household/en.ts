@@ -99,6 +99,16 @@ const household = {
     'This server does not offer the {screen} yet: it comes with a newer Larder version.',
   'household.shoppingEmpty': 'The shopping list is empty.',
   'household.shoppingAdd': 'Add to the list',
+  'household.minimum': 'Minimum stock',
+  'household.minimumOffline': 'The minimum is kept on the server: connect to change it.',
+  'household.field.minQuantity': 'Minimum',
+  'household.field.targetQuantity': 'Buy up to',
+  'household.minimumSave': 'Set minimum',
+  'household.minimumRemove': 'Remove minimum',
+  'household.minimumSaved': 'Minimum saved.',
+  'household.minimumRemoved': 'Minimum removed.',
+  'household.invalid.minimum':
+    'The minimum is a number of 0 or more, and what to buy up to is at least the minimum.',
   'household.bought': 'Bought',
   'household.boughtOf': 'Bought {name}',
   'household.readyMet':
