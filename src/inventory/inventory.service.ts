@@ -8,7 +8,7 @@ import { createMutate } from './inventory.mutate.js';
 import * as repo from './inventory.repository.js';
 import { createItemsService } from './items/items.service.js';
 import { createNamedService } from './named/named.service.js';
-import { pruneDeleted } from './items/items.repository.js';
+import { pruneDeleted } from './items/items.deleted.repository.js';
 import { itemsWithAdjustsBefore } from './items/items.adjusts.repository.js';
 import { foldOldAdjusts } from './items/items.writer.js';
 import { createOfflineService } from './offline/offline.service.js';

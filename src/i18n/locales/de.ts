@@ -1,5 +1,6 @@
 import type { Messages } from './en.js';
 import household from './household/de.js';
+import stock from './stock/de.js';
 
 /** Deutsch. Same keys as en.ts (checked by the type). */
 const messages: Messages = {
@@ -133,43 +134,6 @@ const messages: Messages = {
   'items.expired': 'abgelaufen am {date}',
   'items.expiresSoon': 'läuft bald ab: {date}',
   'items.expires': 'haltbar bis {date}',
-  'readiness.show': 'Bereitschaft zeigen',
-  'readiness.hide': 'Bereitschaft ausblenden',
-  'readiness.of': 'Bereitschaft von {inventory}',
-  'readiness.days': 'Reicht {days} Tage für {size} Personen (Ziel: {goal} Tage)',
-  'readiness.goalMet': 'Ziel erreicht',
-  'readiness.goalMissed': 'Ziel verfehlt',
-  'readiness.food': 'Essen',
-  'readiness.foodFacts': '{kcal} kcal, {days} Tage',
-  'readiness.withoutKcal': 'Artikel ohne kcal',
-  'readiness.water': 'Wasser',
-  'readiness.waterFacts': '{liters} l, {days} Tage',
-  'readiness.shortfall': 'Fehlt zum Ziel',
-  'readiness.shortfallFacts': '{kcal} kcal, {liters} l',
-  'readiness.runOut': 'Geht vor dem Ziel aus',
-  'readiness.daysLeft': '{name}: noch {days} Tage',
-  'readiness.expiring': 'Läuft ab, bevor es verbraucht ist',
-  'readiness.projectedLeft': '{name}: am {date} noch {left} von {quantity}',
-  'readiness.none': 'Keine',
-  'journal.show': 'Protokoll zeigen',
-  'journal.hide': 'Protokoll ausblenden',
-  'journal.of': 'Protokoll von {inventory}',
-  'journal.empty': 'Keine Änderungen aufgezeichnet.',
-  'journal.when': 'Wann',
-  'journal.who': 'Wer',
-  'journal.what': 'Was',
-  'journal.change': 'Änderung',
-  'journal.after': 'Danach',
-  'journal.older': 'Ältere Änderungen',
-  'journal.kind.create': 'angelegt',
-  'journal.kind.set': 'gesetzt',
-  'journal.kind.adjust': 'angepasst',
-  'journal.kind.delete': 'gelöscht',
-  'journal.source.rest': 'App oder API',
-  'journal.source.sync': 'Abgleich',
-  'journal.source.import': 'Import',
-  'journal.source.shopping': 'Einkaufsliste',
-  'journal.source.admin': 'Verwaltung',
   // Verwaltung: Ressourcen
   'resources.add': 'Ressourcen hinzufügen',
   'resources.howToAdd': 'Art des Hinzufügens',
@@ -305,6 +269,7 @@ const messages: Messages = {
   'users.oidc': 'OIDC',
   'users.oidcTitle': 'Meldet sich über den Identitätsanbieter an',
   ...household,
+  ...stock,
 };
 
 export default { lang: 'de', name: 'Deutsch', messages };

@@ -1,4 +1,5 @@
 import household from './household/en.js';
+import stock from './stock/en.js';
 
 /**
  * English, the reference catalogue: every other file in this folder has the same keys (the type
@@ -134,43 +135,6 @@ const messages = {
   'items.expired': 'expired {date}',
   'items.expiresSoon': 'expires soon: {date}',
   'items.expires': 'expires {date}',
-  'readiness.show': 'Show readiness',
-  'readiness.hide': 'Hide readiness',
-  'readiness.of': 'Readiness of {inventory}',
-  'readiness.days': 'Lasts {days} days for {size} people (goal: {goal} days)',
-  'readiness.goalMet': 'Goal met',
-  'readiness.goalMissed': 'Goal missed',
-  'readiness.food': 'Food',
-  'readiness.foodFacts': '{kcal} kcal, {days} days',
-  'readiness.withoutKcal': 'Items without kcal',
-  'readiness.water': 'Water',
-  'readiness.waterFacts': '{liters} l, {days} days',
-  'readiness.shortfall': 'Missing for the goal',
-  'readiness.shortfallFacts': '{kcal} kcal, {liters} l',
-  'readiness.runOut': 'Runs out before the goal',
-  'readiness.daysLeft': '{name}: {days} days left',
-  'readiness.expiring': 'Expires before it is used',
-  'readiness.projectedLeft': '{name}: {left} of {quantity} left on {date}',
-  'readiness.none': 'None',
-  'journal.show': 'Show journal',
-  'journal.hide': 'Hide journal',
-  'journal.of': 'Journal of {inventory}',
-  'journal.empty': 'No changes recorded.',
-  'journal.when': 'When',
-  'journal.who': 'Who',
-  'journal.what': 'What',
-  'journal.change': 'Change',
-  'journal.after': 'After',
-  'journal.older': 'Older changes',
-  'journal.kind.create': 'created',
-  'journal.kind.set': 'set',
-  'journal.kind.adjust': 'adjusted',
-  'journal.kind.delete': 'deleted',
-  'journal.source.rest': 'app or API',
-  'journal.source.sync': 'sync',
-  'journal.source.import': 'import',
-  'journal.source.shopping': 'shopping list',
-  'journal.source.admin': 'admin',
   // admin: resources
   'resources.add': 'Add resources',
   'resources.howToAdd': 'How to add',
@@ -303,6 +267,7 @@ const messages = {
   'users.oidc': 'OIDC',
   'users.oidcTitle': 'Signs in through the identity provider',
   ...household,
+  ...stock,
 };
 
 export type Messages = { readonly [K in keyof typeof messages]: string };

@@ -4,6 +4,7 @@ import { journalRecorder, type Held } from '#src/inventory/journal/journal.recor
 import { itemsDeleted } from '#src/inventory/shopping/shopping.changes.js';
 import { deleteAdjustsOf } from './items.adjusts.repository.js';
 import { newState, type Stamp, type Values } from './items.merge.js';
+import * as deletedItems from './items.deleted.repository.js';
 import * as repo from './items.repository.js';
 import { rowOf } from './items.writer.js';
 
@@ -53,12 +54,12 @@ export async function replaceItems(
   // a replaced item starts again from its quantity: its counted adjusts go
   await deleteAdjustsOf(ctx.trx, ctx.inventoryId, ids);
   await repo.deleteItems(ctx.trx, ctx.inventoryId, ids, ctx.pace);
-  await repo.markDeleted(ctx.trx, ctx.inventoryId, removed, ctx.now, ctx.pace);
+  await deletedItems.markDeleted(ctx.trx, ctx.inventoryId, removed, ctx.now, ctx.pace);
   await itemsDeleted(ctx, removed);
   for (const id of removed) ctx.changes.push({ entity: 'item', entityId: id, op: 'delete' });
   return async () => {
     await repo.insertItems(ctx.trx, changed, ctx.pace);
-    await repo.unmarkLiveItems(ctx.trx, ctx.inventoryId);
+    await deletedItems.unmarkLiveItems(ctx.trx, ctx.inventoryId);
     await journal.flush();
     for (const row of changed) ctx.changes.push({ entity: 'item', entityId: row.id, op: 'upsert' });
   };

@@ -20,6 +20,7 @@ import {
   type Values,
 } from './items.merge.js';
 import { assertQuantityInRange } from './items.range.js';
+import * as deletedItems from './items.deleted.repository.js';
 import * as repo from './items.repository.js';
 
 /**
@@ -101,7 +102,9 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
   const found = new Set(rows.map((r) => r.id));
   const absent = unique.filter((id) => !found.has(id));
   const deleted =
-    absent.length > 0 ? await repo.deletedAmong(ctx.trx, ctx.inventoryId, absent) : new Set();
+    absent.length > 0
+      ? await deletedItems.deletedAmong(ctx.trx, ctx.inventoryId, absent)
+      : new Set();
   const entries = new Map<string, Entry>();
   for (const id of unique) {
     const wasDeleted = deleted.has(id);
@@ -241,8 +244,8 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
       await repo.deleteItems(ctx.trx, ctx.inventoryId, removed, ctx.pace);
       await itemsDeleted(ctx, removed);
       await repo.insertItems(ctx.trx, inserts, ctx.pace);
-      if (unmarked.length > 0) await repo.unmarkDeleted(ctx.trx, ctx.inventoryId, unmarked);
-      await repo.markDeleted(ctx.trx, ctx.inventoryId, marked, ctx.now, ctx.pace);
+      if (unmarked.length > 0) await deletedItems.unmarkDeleted(ctx.trx, ctx.inventoryId, unmarked);
+      await deletedItems.markDeleted(ctx.trx, ctx.inventoryId, marked, ctx.now, ctx.pace);
       await journal.flush();
     },
   };
