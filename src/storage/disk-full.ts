@@ -60,7 +60,10 @@ export function createDiskWatch(folders: () => string[]): DiskWatch {
         typeof own === 'string'
           ? { folder: path.dirname(own), freeBytes: freeBytes(path.dirname(own)) }
           : tightest();
-      full = { freeBytes: found.freeBytes ?? 0 };
+      // while already full, the lowest figure stays the mark: a write refused just before space
+      // was freed (and reporting after it) must not move the mark up to the freed level
+      const free = found.freeBytes ?? 0;
+      full = { freeBytes: full === null ? free : Math.min(full.freeBytes, free) };
       return found;
     },
     health() {
