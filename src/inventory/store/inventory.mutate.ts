@@ -5,10 +5,10 @@ import type { DB } from '#src/db/types.js';
 import type { AppError } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
 import { timeSlicer } from '#src/db/prepared.js';
-import type { Author } from './journal/journal.author.js';
+import type { Author } from './journal.author.js';
 import { noInventory } from './inventory.caller.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';
-import { itemCount } from './items/items.repository.js';
+import { itemCount } from './items.repository.js';
 import * as repo from './inventory.repository.js';
 
 /** The open write: rows written now carry `revision`; push one record per changed entity. */

@@ -2,7 +2,7 @@ import type { Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
 import type { NamedEntityTable } from '#src/db/types.js';
 import { conflict } from '#src/http/errors.js';
-import { chunks } from '#src/inventory/inventory.repository.js';
+import { chunks } from './inventory.repository.js';
 
 /** Categories and locations: two tables of the same shape. */
 export type NamedTable = 'categories' | 'locations';

@@ -32,6 +32,14 @@ export interface SnapshotBytes extends Encoded {
   derived(key: string, make: () => Promise<Buffer>): Promise<Encoded>;
 }
 
+/** A full delta (since 0) from the snapshot cache, and POST /sync's answer around it. */
+export interface FullDelta {
+  revision: number;
+  delta: Encoded;
+  /** the answer of a sync whose results serialize to `resultsJson` (`[]`: kept with the entry) */
+  pull(resultsJson: string): Promise<Encoded>;
+}
+
 /** The ETag of an inventory at a revision: also names the inventory (users can move). */
 export const etagOf = (inventoryId: string, revision: number) => `"${revision}-${inventoryId}"`;
 
