@@ -8,7 +8,7 @@ import {
 } from '#src/inventory/store/journal.repository.js';
 import type { JournalEntry, JournalPage } from './journal.schemas.js';
 
-export const DAY_MS = 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
 const toEntry = (row: StoredJournalRow): JournalEntry => ({
   id: row.id,

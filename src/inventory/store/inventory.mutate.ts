@@ -43,7 +43,7 @@ export interface MutationContext {
 export type Moment = Pick<MutationContext, 'now' | 'clamp' | 'journaling'>;
 
 /** What a write says about itself besides its work. */
-export interface MutateOptions {
+interface MutateOptions {
   /** the error when the inventory does not exist (default: 409 for a caller's own one) */
   missing?: () => AppError;
   author?: Author;
@@ -78,7 +78,7 @@ export interface Mutate {
 }
 
 /** Attempts of an optimistic write before it takes the inventory's lock instead. */
-export const CAS_ATTEMPTS = 3;
+const CAS_ATTEMPTS = 3;
 
 /**
  * The one way to change an inventory: a transaction that locks the inventory, lets `work` write

@@ -13,7 +13,7 @@
  * - The item's lastUpdated is the latest stamp among its fields and counted adjustments.
  */
 
-export const FIELDS = [
+const FIELDS = [
   'name',
   'categoryId',
   'quantity',
@@ -44,7 +44,7 @@ export interface Stamp {
   o: string;
 }
 
-export interface Adjustment extends Stamp {
+interface Adjustment extends Stamp {
   delta: number;
 }
 

@@ -46,7 +46,7 @@ interface Entry {
   adjusts: AdjustLog;
 }
 
-export function valuesOf(row: ItemsStateTable): Values {
+function valuesOf(row: ItemsStateTable): Values {
   const { id: _id, lastUpdated: _time, revision: _revision, ...values } = toItem(row);
   return values;
 }

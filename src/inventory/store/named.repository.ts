@@ -57,7 +57,7 @@ export async function namedExist(
 }
 
 /** The largest id the routes accept (`NamedId`): PostgreSQL's integer. */
-export const MAX_NAMED_ID = 2_147_483_647;
+const MAX_NAMED_ID = 2_147_483_647;
 
 /**
  * `count` ids for new records: after the largest one while they fit under MAX_NAMED_ID (a client

@@ -50,7 +50,7 @@ const insertRows = bulkInsert(
  * The longest message kept with a result: a rejection's message may quote what the op sent (a
  * payload's unknown field name, up to the payload's 64 KB), and each kept row stays small.
  */
-export const MAX_KEPT_MESSAGE = 300;
+const MAX_KEPT_MESSAGE = 300;
 
 const kept = <R extends KeptResult>(r: R): R =>
   r.message !== undefined && r.message.length > MAX_KEPT_MESSAGE

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 const gzip = promisify(zlib.gzip);
 
 /** Bytes of serialized snapshots (plain + gzip) kept in memory at most, over all inventories. */
-export const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
+const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
 /** An answer's bytes, plain and (made on first use, then kept) gzip. */
 export interface Encoded {
   json: Buffer;

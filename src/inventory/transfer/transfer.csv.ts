@@ -14,12 +14,12 @@ const BOM = '\uFEFF';
  */
 const FORMULA_CELL = /^'*[=+\-@\t\r]/;
 
-export function encodeCell(value: string): string {
+function encodeCell(value: string): string {
   return FORMULA_CELL.test(value) ? `'${value}` : value;
 }
 
 /** An imported cell: the export's neutralising `'` removed, bidi controls too (src/http/text.ts). */
-export function decodeCell(value: string): string {
+function decodeCell(value: string): string {
   return decodeGuarded(value).text;
 }
 

@@ -8,7 +8,7 @@ import {
 import type { Contents } from '#src/inventory/store/transfer.repository.js';
 import type { ImportRow, RowAction } from './transfer.schemas.js';
 
-export interface PlannedRow {
+interface PlannedRow {
   row: ImportRow;
   id: string;
   action: RowAction;
