@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { components, paths } from '#web/admin/api/openapi.ts';
+import type { paths } from '#web/admin/api/openapi.ts';
 import type { StoredSession } from '#web/app/local/db.ts';
 import { useAction, useAppName } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { signInWithCode, signInWithPassword } from './session.ts';
 
 type OidcInfo = paths['/api/auth/oidc']['get']['responses'][200]['content']['application/json'];
-export type LoginResponse = components['schemas']['LoginResponse'];
 
 const OIDC_ERRORS = ['not_linked', 'not_allowed', 'invalid_state', 'provider_error'];
 
