@@ -13,7 +13,6 @@ function literals<const T extends readonly string[]>(values: T) {
 }
 
 const OPERATIONS = ['create', 'update', 'delete', 'adjust'] as const;
-type Operation = (typeof OPERATIONS)[number];
 
 const Op = Type.Object(
   {

@@ -44,10 +44,6 @@ export interface Stamp {
   o: string;
 }
 
-interface Adjustment extends Stamp {
-  delta: number;
-}
-
 export interface ItemState {
   /** the values as read by clients; `quantity` is base + counted adjustments */
   values: Values;
