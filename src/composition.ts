@@ -16,10 +16,8 @@ import type { HouseholdsService } from './households/households.service.js';
 import { expiryFeature } from './expiry/expiry.feature.js';
 import type { ExpiryService } from './expiry/expiry.service.js';
 import type { Webhooks } from './expiry/webhooks.service.js';
-import { calendarFeedRoutes } from './inventory/calendar/calendar.routes.js';
-import { adminInventoryReadRoutes } from './inventory/inventory.admin.routes.js';
-import { inventoryRoutes } from './inventory/inventory.routes.js';
-import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
+import { inventoryFeature } from './inventory/inventory.feature.js';
+import type { InventoryService } from './inventory/inventory.service.js';
 import { messagesFeature } from './messages/messages.feature.js';
 import type { MessagesService } from './messages/messages.service.js';
 import { metricsFeature } from './metrics/metrics.feature.js';
@@ -36,8 +34,6 @@ import { createAppStorage } from './storage/app-storage.js';
 import type { Storage } from './storage/storage.js';
 import { usersFeature } from './users/users.feature.js';
 import type { UsersService } from './users/users.service.js';
-
-const HOUR_MS = 3600_000;
 
 /** Everything the features are built from; tests reach the same objects through app.larder. */
 export interface AppContext {
@@ -231,32 +227,3 @@ export function createServices(deps: Deps): {
   };
 }
 
-/**
- * The signed-in user's inventory. Its front module comes with the inventory store's pass
- * (docs/architecture.md): until then it is wired here.
- */
-function inventoryFeature(deps: Deps) {
-  const { config, database, bus, clock } = deps;
-  const inventory = createInventoryService({
-    db: database.db,
-    write: database.write,
-    bus,
-    clock,
-    clockSkewMs: config.clockSkewMs,
-    timeZone: config.timeZone,
-    journalDays: config.journalDays,
-  });
-  const feature: Feature = {
-    name: 'inventory',
-    routes: (guards) => [
-      inventoryRoutes({ inventory, guards }),
-      adminInventoryReadRoutes({ inventory, guards }),
-      calendarFeedRoutes(inventory.calendar),
-    ],
-    jobs: () => [
-      { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
-      { name: 'journal-pruning', everyMs: HOUR_MS, run: () => inventory.journal.prune() },
-    ],
-  };
-  return { inventory, feature };
-}
