@@ -25,7 +25,7 @@ import {
 import { cleanUp, sleep } from '#bench/lib/processes.js';
 import { median, num, percentile } from '#bench/lib/report.js';
 import { chooseTarget } from '#bench/lib/target.js';
-import { buildServer } from '#bench/server.js';
+import { ensureBuilt } from '#bench/lib/script.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -213,7 +213,7 @@ function show(r: Awaited<ReturnType<typeof run>>) {
 }
 
 async function main() {
-  buildServer();
+  ensureBuilt();
   const quiet = await run('quiet', 0);
   show(quiet);
   const loaded = await run(`load (${BURNERS} busy loops)`, BURNERS);
