@@ -22,9 +22,12 @@ afterAll(() => spy.mockRestore());
 describe.skipIf(!HAS_POSTGRES)('offline queue on PostgreSQL: round trips of a batch', () => {
   const { mom, sync, seed, get } = useOfflineQueue('postgres');
 
-  /** The statements of one 60-op batch (3 adjusts and 1 field write in 4) spread over `items`. */
-  async function statementsOfBatch(items: string[]) {
-    const now = Date.now();
+  /**
+   * The statements of one 60-op batch (3 adjusts and 1 field write in 4) spread over `items`,
+   * made `ago` ms before now (a later batch's writes are later than an earlier one's).
+   */
+  async function statementsOfBatch(items: string[], ago: number) {
+    const now = Date.now() - ago;
     const ops = Array.from({ length: 60 }, (_, n) => {
       const itemId = items[n % items.length]!;
       return n % 4
@@ -45,8 +48,8 @@ describe.skipIf(!HAS_POSTGRES)('offline queue on PostgreSQL: round trips of a ba
   it('a batch over 30 items sends the statements a batch over 2 does: none per item', async () => {
     const ids = Array.from({ length: 30 }, (_, i) => `round-trip-${i}`);
     for (const id of ids) await seed(id, { quantity: 100 });
-    const two = await statementsOfBatch(ids.slice(0, 2));
-    const thirty = await statementsOfBatch(ids);
+    const two = await statementsOfBatch(ids.slice(0, 2), 20_000);
+    const thirty = await statementsOfBatch(ids, 10_000);
     expect(thirty).toHaveLength(two.length);
     expect(thirty.length).toBeLessThanOrEqual(12);
     // what they wrote: every adjust counted, the field writes stored
