@@ -1,6 +1,7 @@
 import { Prepared, ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
 import { isPostgres, type Executor } from '#src/db/executor.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
+import { SET } from './items.cas.repository.js';
 
 /**
  * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page
@@ -25,7 +26,7 @@ const COLUMNS = [
 const SELECT = `select ${COLUMNS.map((c) => `"${c}"`).join(', ')} from "items"`;
 
 /** Rows per page of a long read: a page is a few milliseconds of the event loop. */
-export const ITEMS_PAGE = 1000;
+const ITEMS_PAGE = 1000;
 
 // `+"revision"` keeps SQLite on the primary key (ordered by id) instead of the revision index
 // plus a sort: a page must not cost a scan of everything changed since `since`.
@@ -73,7 +74,7 @@ export function findItem(db: Executor, inventoryId: string, id: string) {
 }
 
 /** The columns the one item writer (items.writer.ts) reads and writes: the row and its merge state. */
-export const STATE_COLUMNS = [
+const STATE_COLUMNS = [
   ...COLUMNS,
   'merge_state',
 ] as const satisfies readonly (keyof ItemsStateTable)[];
@@ -111,18 +112,8 @@ const FIELDS = STATE_COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
 const PG_TYPES: Record<(typeof STATE_COLUMNS)[number], string> = {
   inventory_id: 'text',
   id: 'text',
-  name: 'text',
-  category_id: 'integer',
-  location_id: 'integer',
-  quantity: 'double precision',
-  unit: 'text',
-  unit_price: 'double precision',
-  kcal_per_kg: 'integer',
-  expiry_date: 'text',
-  notes: 'text',
-  last_updated: 'bigint',
   revision: 'bigint',
-  merge_state: 'text',
+  ...SET,
 };
 const updateOne = new Prepared(
   `update "items" set ${FIELDS.map((c) => `"${c}" = ?`).join(', ')} where "inventory_id" = ? and "id" = ?`,
