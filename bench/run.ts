@@ -27,6 +27,7 @@ import { webPush } from './cases/web-push.js';
 import { seedLarge } from './fixtures/large.js';
 import { startStandard, type Standard } from './fixtures/standard.js';
 import { checkOpenFiles } from './lib/limits.js';
+import { DEFAULT_PG_URL } from './lib/target.js';
 import { parseOptions, USAGE, type CaseName, type Options } from './lib/options.js';
 import { ROOT, cleanUp } from './lib/processes.js';
 import { ensureBuilt } from './lib/script.js';
@@ -46,6 +47,17 @@ const HTTP_CASES: Partial<Record<CaseName, (o: Options, s: Standard) => Promise<
   'offline-sync': offlineSync,
 };
 
+const hidePassword = (url: string) => url.replace(/\/\/[^@]*@/, '//');
+
+/** The databases the run uses: the box case runs on PostgreSQL + NATS whatever the others use. */
+function databases(o: Options): string {
+  const box = `PostgreSQL (${hidePassword(o.target.url ?? DEFAULT_PG_URL)}) + NATS`;
+  if (o.cases.length === 1 && o.cases[0] === 'box') return box;
+  const main =
+    o.target.dialect === 'sqlite' ? 'SQLite' : `PostgreSQL (${hidePassword(o.target.url!)})`;
+  return o.cases.includes('box') ? `${main}; the box case on ${box}` : main;
+}
+
 function describeMachine(o: Options): string {
   const commit = (() => {
     try {
@@ -64,9 +76,7 @@ function describeMachine(o: Options): string {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
     `Node ${process.version}`,
-    o.target.dialect === 'sqlite'
-      ? 'SQLite'
-      : `PostgreSQL (${o.target.url!.replace(/\/\/[^@]*@/, '//')})`,
+    databases(o),
     `commit ${commit}`,
     o.quick ? 'quick (small sizes, not judged)' : 'full',
   ].join(' · ');
