@@ -24,7 +24,7 @@ export interface Member {
   problems: string[];
 }
 
-export async function launchChromium(): Promise<PlaywrightBrowser> {
+async function launchChromium(): Promise<PlaywrightBrowser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
 
