@@ -12,7 +12,7 @@ export interface Member {
   isOnline: boolean;
 }
 /** A message written here and not yet stored by the server (the client record's isPending). */
-export interface PendingMessage {
+interface PendingMessage {
   id: string;
   receiverId: string;
   body: string;

@@ -40,7 +40,7 @@ function colourAt(x: number, y: number, scale: number, rounded: boolean): Rgb | 
 }
 
 /** A square PNG of `size` px, each pixel sampled 4 times (smooth edges). */
-export function drawIcon(size: number, options: { maskable: boolean }): Buffer {
+function drawIcon(size: number, options: { maskable: boolean }): Buffer {
   const png = new PNG({ width: size, height: size });
   const offsets = [0.25, 0.75];
   for (let py = 0; py < size; py++) {

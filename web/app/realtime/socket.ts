@@ -100,5 +100,3 @@ export function connectRealtime(onFrame: (frame: Frame) => void) {
     },
   };
 }
-
-export type Realtime = ReturnType<typeof connectRealtime>;

@@ -2,7 +2,7 @@ import type { components } from '#web/admin/api/openapi.ts';
 import { readStoredSession, writeStoredSession, type StoredSession } from '#web/app/local/db.ts';
 import { ApiError, errorFrom, jsonApi } from '#web/shared/api.ts';
 
-export { ApiError, errorFrom };
+export { ApiError };
 
 export type LoginResponse = components['schemas']['LoginResponse'];
 
@@ -10,7 +10,7 @@ export type LoginResponse = components['schemas']['LoginResponse'];
 export class NetworkError extends Error {}
 
 /** The refresh token no longer works: the user has to sign in again. */
-export class SessionExpired extends ApiError {
+class SessionExpired extends ApiError {
   constructor() {
     super(401, 'session_expired', 'session expired');
   }
@@ -81,7 +81,7 @@ function secondsLeft(token: string): number {
 let refreshing: Promise<void> | null = null;
 
 /** A new access token from the stored refresh token; SessionExpired when it no longer works. */
-export function refresh(): Promise<void> {
+function refresh(): Promise<void> {
   const stale = accessToken;
   refreshing ??= withLock(async () => {
     const session = await readStoredSession();
@@ -107,7 +107,7 @@ export async function freshAccessToken(): Promise<string> {
 }
 
 /** A request with the bearer token; on 401 the token is refreshed once and the request repeated. */
-export async function authorized(path: string, init: RequestInit = {}): Promise<Response> {
+async function authorized(path: string, init: RequestInit = {}): Promise<Response> {
   const attempt = async () => {
     const headers = new Headers(init.headers);
     headers.set('authorization', `Bearer ${await freshAccessToken()}`);

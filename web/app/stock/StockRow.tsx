@@ -8,7 +8,7 @@ function formatQuantity(item: Item): string {
   return item.unit ? `${number} ${item.unit}` : number;
 }
 
-export function formatDate(date: string): string {
+function formatDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
     Date.UTC(y!, m! - 1, d!),

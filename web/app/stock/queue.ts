@@ -98,7 +98,7 @@ function parsePayload(op: PendingOp): Record<string, unknown> {
 }
 
 /** One op applied to the local items, as the server would apply it without competition. */
-export function applyOp(items: Record<string, Item>, op: PendingOp): void {
+function applyOp(items: Record<string, Item>, op: PendingOp): void {
   const payload = parsePayload(op);
   const current = items[op.itemId];
   switch (op.operation) {

@@ -15,7 +15,7 @@ import {
 } from './queue.js'; // .js: the server's tsc reads this file too (test/web/)
 
 /** The most ops in one POST /api/inventory/sync (the server's own limit). */
-export const MAX_OPS_PER_BATCH = 1000;
+const MAX_OPS_PER_BATCH = 1000;
 
 /** Where the replica keeps its state between page loads (IndexedDB in the app). */
 export interface ReplicaStore {
@@ -37,7 +37,7 @@ export interface ReplicaTransport {
 /** The network failed (offline, server down): the queue stays and is sent later. */
 export class TransportError extends Error {}
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'failed';
+type SyncState = 'idle' | 'syncing' | 'offline' | 'failed';
 
 export interface ReplicaView {
   base: Base | null;

@@ -15,12 +15,12 @@ export interface Group {
 }
 
 /** Expiring: expired, or expiring within this many days (the summary's window). */
-export const EXPIRING_DAYS = 30;
+const EXPIRING_DAYS = 30;
 
 const dayOf = (now: number, offsetDays = 0) =>
   new Date(now + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-export function isExpiring(item: Item, now: number): boolean {
+function isExpiring(item: Item, now: number): boolean {
   return item.expiryDate !== null && item.expiryDate <= dayOf(now, EXPIRING_DAYS);
 }
 
