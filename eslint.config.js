@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -5,13 +7,19 @@ import globals from 'globals';
 /**
  * Import boundaries (docs/architecture.md, "Rules the linter holds").
  * - A feature reaches another feature only through its public surface: `*.service.ts`
- *   (behaviour), `*.schemas.ts` and `*.mapper.ts` (wire shapes), `*.rules.ts` (pure rules) —
- *   never its repository or its other files.
+ *   (behaviour), `*.schemas.ts`, `*.mapper.ts` and `*.frames.ts` (wire shapes), `*.rules.ts`
+ *   (pure rules) — never its repository or its other files.
  * - The shared layers (db, http, realtime, outbound, storage, config, i18n, metrics) import no
- *   feature's internals either; only the composition roots (src/*.ts, plugins/, cli/) wire
- *   everything, and even they never touch a repository.
+ *   feature at all, not even its public surface: a feature's frames, rules and types reach them
+ *   as parameters. Only the composition roots (src/*.ts, plugins/, cli/) wire everything, and
+ *   even they never touch a repository.
  * - The event bus is at the bottom: src/events/ imports only the config and the database
  *   (every feature publishes on it; it knows none of them, nor the socket hub).
+ * - The inventory is a store with faces: src/inventory/store/ holds the only code that touches
+ *   its tables (repositories, the one writer of items, revision and change log, the merge rules,
+ *   the CAS batch, the caches, the limits); each face (items/, named/, sync/, …) imports only
+ *   the store, its own folder and the inventory's wire shapes (inventory.schemas.ts); the store
+ *   imports no face. Only the feature's front files at src/inventory/*.ts compose the faces.
  * - A file imports from another folder through `#src/…` (package.json "imports"), never `../`.
  */
 const FEATURES = [
@@ -37,7 +45,7 @@ const SHARED = [
   'realtime',
   'storage',
 ];
-const PUBLIC_SURFACE = String.raw`(?:.+/)?[^/]+\.(?:service|schemas|mapper|rules)\.js$`;
+const PUBLIC_SURFACE = String.raw`(?:.+/)?[^/]+\.(?:service|schemas|mapper|frames|rules)\.js$`;
 
 const climbing = {
   regex: String.raw`^\.\./`,
@@ -50,8 +58,12 @@ const repositoryOf = (own) => ({
 const internalsOf = (own) => ({
   regex: String.raw`^#src/(?!${own}/)(?:${FEATURES.join('|')})/(?!${PUBLIC_SURFACE})`,
   message:
-    "Another feature's internals: import its *.service.ts, *.schemas.ts, *.mapper.ts or *.rules.ts",
+    "Another feature's internals: import its *.service.ts, *.schemas.ts, *.mapper.ts, *.frames.ts or *.rules.ts",
 });
+const anyFeature = {
+  regex: String.raw`^#src/(?:${FEATURES.join('|')})/`,
+  message: 'A shared layer imports no feature: take what it needs of one as a parameter',
+};
 const aboveTheBus = {
   regex: String.raw`^#src/(?!events/|db/|config[./])`,
   message: 'src/events/ is below every feature: it imports only src/config and src/db',
@@ -59,20 +71,42 @@ const aboveTheBus = {
 /**
  * composition.ts takes a feature's services and routes from its front module only
  * (`<feature>.feature.ts`, src/feature.ts); the types of AppContext may come from its service.
- * The inventory is wired there until its store pass gives it a front module.
  */
 const frontsOnly = {
-  regex: String.raw`^\./(?:${FEATURES.filter((f) => f !== 'inventory').join('|')})/(?!.+\.feature\.js$)`,
+  regex: String.raw`^\./(?:${FEATURES.join('|')})/(?!.+\.feature\.js$)`,
   allowTypeImports: true,
   message: 'composition.ts builds a feature through its front module (<feature>.feature.ts) only',
+};
+/**
+ * The faces of the inventory: routes + service (+ schemas, pure helpers) over its store; every
+ * folder of src/inventory/ but the store is one (a new face is held as soon as it exists).
+ */
+const INVENTORY_FACES = fs
+  .readdirSync(path.join(import.meta.dirname, 'src/inventory'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'store')
+  .map((entry) => entry.name);
+const faceOnly = (face) => ({
+  regex: String.raw`^#src/inventory/(?!store/|${face}/|inventory\.schemas\.js$)`,
+  message:
+    'An inventory face imports only the store (#src/inventory/store/…), its own folder and inventory.schemas.ts',
+});
+const storeOnly = {
+  regex: String.raw`^#src/inventory/(?!store/|inventory\.schemas\.js$)`,
+  message: 'The inventory store imports no face: only itself and inventory.schemas.ts',
 };
 const restrict = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
-const boundaries = [...FEATURES, ...SHARED].map((area) => ({
-  files: [`src/${area}/**/*.ts`],
-  rules: restrict(climbing, repositoryOf(area), internalsOf(area)),
-}));
+const boundaries = [
+  ...FEATURES.map((area) => ({
+    files: [`src/${area}/**/*.ts`],
+    rules: restrict(climbing, repositoryOf(area), internalsOf(area)),
+  })),
+  ...SHARED.map((area) => ({
+    files: [`src/${area}/**/*.ts`],
+    rules: restrict(climbing, repositoryOf(area), anyFeature),
+  })),
+];
 
 export default tseslint.config(
   {
@@ -110,6 +144,14 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  ...INVENTORY_FACES.map((face) => ({
+    files: [`src/inventory/${face}/**/*.ts`],
+    rules: restrict(climbing, repositoryOf('inventory'), internalsOf('inventory'), faceOnly(face)),
+  })),
+  {
+    files: ['src/inventory/store/**/*.ts'],
+    rules: restrict(climbing, repositoryOf('inventory'), internalsOf('inventory'), storeOnly),
+  },
   {
     files: ['src/composition.ts'],
     rules: restrict(climbing, repositoryOf('-'), frontsOnly),

@@ -16,10 +16,8 @@ import type { HouseholdsService } from './households/households.service.js';
 import { expiryFeature } from './expiry/expiry.feature.js';
 import type { ExpiryService } from './expiry/expiry.service.js';
 import type { Webhooks } from './expiry/webhooks.service.js';
-import { calendarFeedRoutes } from './inventory/calendar/calendar.routes.js';
-import { adminInventoryReadRoutes } from './inventory/inventory.admin.routes.js';
-import { inventoryRoutes } from './inventory/inventory.routes.js';
-import { createInventoryService, type InventoryService } from './inventory/inventory.service.js';
+import { inventoryFeature } from './inventory/inventory.feature.js';
+import type { InventoryService } from './inventory/inventory.service.js';
 import { messagesFeature } from './messages/messages.feature.js';
 import type { MessagesService } from './messages/messages.service.js';
 import { metricsFeature } from './metrics/metrics.feature.js';
@@ -27,9 +25,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { createOutbound } from './outbound/outbound.js';
 import { pushFeature } from './push/push.feature.js';
 import type { PushService } from './push/push.service.js';
-import { createConnectReader } from './realtime/connect.js';
-import { createSocketHub, HEARTBEAT_MS, type SocketHub } from './realtime/hub.js';
-import { realtimeRoutes } from './realtime/realtime.routes.js';
+import { realtimeFeature, type AppSocketHub } from './realtime.feature.js';
 import { releasesFeature } from './releases/releases.feature.js';
 import type { ReleasesService } from './releases/releases.service.js';
 import { resourcesFeature } from './resources/resources.feature.js';
@@ -38,8 +34,6 @@ import { createAppStorage } from './storage/app-storage.js';
 import type { Storage } from './storage/storage.js';
 import { usersFeature } from './users/users.feature.js';
 import type { UsersService } from './users/users.service.js';
-
-const HOUR_MS = 3600_000;
 
 /** Everything the features are built from; tests reach the same objects through app.larder. */
 export interface AppContext {
@@ -63,7 +57,7 @@ export interface AppContext {
   /** the per-inventory digest webhook and its deliveries */
   webhooks: Webhooks;
   backups: BackupsService;
-  hub: SocketHub;
+  hub: AppSocketHub;
   messages: MessagesService;
   /** the resource catalog, analyze/confirm staging and tag suggestions */
   resources: ResourcesService;
@@ -233,68 +227,3 @@ export function createServices(deps: Deps): {
   };
 }
 
-/**
- * The signed-in user's inventory. Its front module comes with the inventory store's pass
- * (docs/architecture.md): until then it is wired here.
- */
-function inventoryFeature(deps: Deps) {
-  const { config, database, bus, clock } = deps;
-  const inventory = createInventoryService({
-    db: database.db,
-    write: database.write,
-    bus,
-    clock,
-    clockSkewMs: config.clockSkewMs,
-    timeZone: config.timeZone,
-    journalDays: config.journalDays,
-  });
-  const feature: Feature = {
-    name: 'inventory',
-    routes: (guards) => [
-      inventoryRoutes({ inventory, guards }),
-      adminInventoryReadRoutes({ inventory, guards }),
-      calendarFeedRoutes(inventory.calendar),
-    ],
-    jobs: () => [
-      { name: 'inventory-history-pruning', everyMs: HOUR_MS, run: () => inventory.pruneHistory() },
-      { name: 'journal-pruning', everyMs: HOUR_MS, run: () => inventory.journal.prune() },
-    ],
-  };
-  return { inventory, feature };
-}
-
-/**
- * The socket hub, below the features that send through it. Its front module comes with the
- * frames each feature declares: until then it is wired here.
- */
-function realtimeFeature(
-  deps: Deps & {
-    auth: AuthService;
-    inventory: InventoryService;
-    users: UsersService;
-    today: () => string;
-  },
-) {
-  const { config, database, bus, log, clock, auth, inventory, users, today } = deps;
-  const hub = createSocketHub({
-    bus,
-    log,
-    clock,
-    authenticate: auth.authenticate,
-    authenticateReading: auth.authenticateReading,
-    readConnect: createConnectReader({ db: database.db, today }),
-    revisionOf: inventory.revisionOf,
-    accountOf: users.findById,
-    socketsPerUser: config.socketsPerUser,
-  });
-  const feature: Feature = {
-    name: 'realtime',
-    routes: () => [realtimeRoutes({ hub })],
-    jobs: ({ heartbeatMs = HEARTBEAT_MS }) => [
-      { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
-      { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },
-    ],
-    close: () => hub.close(), // says goodbye over the bus, which closes after this
-  };
-  return { hub, feature };
-}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { watchServer } from '#test/helpers/event-loop-watchdog.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { MAX_ITEMS_PER_INVENTORY } from '#src/inventory/inventory.limits.js';
+import { MAX_ITEMS_PER_INVENTORY } from '#src/inventory/store/inventory.limits.js';
 import { callsAs, itemBody, seedBasics, wholeInventory } from './helpers.js';
 
 const CAP = MAX_ITEMS_PER_INVENTORY;

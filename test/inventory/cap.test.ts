@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { MAX_ITEMS_PER_INVENTORY } from '#src/inventory/inventory.limits.js';
+import { MAX_ITEMS_PER_INVENTORY } from '#src/inventory/store/inventory.limits.js';
 import { call, wholeInventory } from './helpers.js';
 
 describe.each(DIALECTS)('the items cap, refused before anything is written (%s)', (dialect) => {

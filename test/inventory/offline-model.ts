@@ -13,7 +13,7 @@ const SERVER_SET = ['id', 'lastUpdated', 'revision'] as const;
 export type Field = Exclude<keyof Item, (typeof SERVER_SET)[number]>;
 export type Values = Record<Field, unknown>;
 /** Every field a write sets: the latest write wins each one; the quantity also counts adjusts. */
-export const FIELDS = Object.keys(ItemSchema.properties).filter(
+const FIELDS = Object.keys(ItemSchema.properties).filter(
   (key): key is Field => !(SERVER_SET as readonly string[]).includes(key),
 );
 

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
 import { unauthorized } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
 import { expiryCalendar } from './calendar.ics.js';
-import * as repo from './calendar.repository.js';
+import * as repo from '#src/inventory/store/calendar.repository.js';
 
 /** Random bytes of a feed key: 256 bits, as the refresh tokens. */
 const KEY_BYTES = 32;

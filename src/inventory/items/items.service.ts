@@ -3,21 +3,27 @@ import type { Kysely } from 'kysely';
 import { timeSlicer } from '#src/db/prepared.js';
 import type { DB, ItemsTable } from '#src/db/types.js';
 import { badRequest, conflict, notFound } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
 import {
   itemFields,
   sameItemContent,
   toItem,
   type ItemFields,
-} from '#src/inventory/inventory.mapper.js';
-import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
-import { readConsistently } from '#src/inventory/inventory.repository.js';
-import { namedExist } from '#src/inventory/named/named.repository.js';
-import { authorOf } from '#src/inventory/journal/journal.author.js';
-import { openItems, type OpenItems } from './items.writer.js';
-import { createCasWriter, patchAttempt, planPatch, restWrite, staleUpdate } from './items.patch.js';
+} from '#src/inventory/store/inventory.mapper.js';
+import type { Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
+import { readConsistently } from '#src/inventory/store/inventory.repository.js';
+import { namedExist } from '#src/inventory/store/named.repository.js';
+import { authorOf } from '#src/inventory/store/journal.author.js';
+import { openItems, type OpenItems } from '#src/inventory/store/items.writer.js';
+import {
+  createCasWriter,
+  patchAttempt,
+  planPatch,
+  restWrite,
+  staleUpdate,
+} from '#src/inventory/store/items.patch.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
-import * as repo from './items.repository.js';
+import * as repo from '#src/inventory/store/items.repository.js';
 
 /** An item as the expiry list shows it. */
 export interface ExpiringRow {

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { Nullable } from '#src/http/schemas.js';
 
-export const DEFAULT_JOURNAL_PAGE = 50;
-export const MAX_JOURNAL_PAGE = 200;
+const DEFAULT_JOURNAL_PAGE = 50;
+const MAX_JOURNAL_PAGE = 200;
 
 export const JournalEntrySchema = Type.Object(
   {

@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import { listJournal, pruneJournal, type StoredJournalRow } from './journal.repository.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import {
+  listJournal,
+  pruneJournal,
+  type StoredJournalRow,
+} from '#src/inventory/store/journal.repository.js';
 import type { JournalEntry, JournalPage } from './journal.schemas.js';
 
-export const DAY_MS = 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
 const toEntry = (row: StoredJournalRow): JournalEntry => ({
   id: row.id,

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB, NamedEntityTable } from '#src/db/types.js';
 import { badRequest, conflict } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import { nameKey, toNamed } from '#src/inventory/inventory.mapper.js';
-import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import { nameKey, toNamed } from '#src/inventory/store/inventory.mapper.js';
+import type { Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
 import type { Named, NamedInput } from '#src/inventory/inventory.schemas.js';
-import { countItemsUsing } from '#src/inventory/items/items.repository.js';
-import * as repo from './named.repository.js';
+import { countItemsUsing } from '#src/inventory/store/items.repository.js';
+import * as repo from '#src/inventory/store/named.repository.js';
 
 interface NamedWritten {
   created: boolean;

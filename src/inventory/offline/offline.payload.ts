@@ -2,9 +2,9 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Type } from '@fastify/type-provider-typebox';
 import { findUnstorable, stripBidiDeep } from '#src/http/text.js';
-import { valuesOfInput } from '#src/inventory/inventory.mapper.js';
+import { valuesOfInput } from '#src/inventory/store/inventory.mapper.js';
 import { ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
-import type { Values } from '#src/inventory/items/items.merge.js';
+import type { Values } from '#src/inventory/store/items.merge.js';
 import { MAX_PAYLOAD_BYTES, type Op } from './offline.schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
 import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
-import { sendEncoded } from '#src/inventory/sync/sync.routes.js';
+import { sendEncoded } from '#src/http/send-encoded.js';
 import type { OfflineService } from './offline.service.js';
 import { MAX_OPS_PER_BATCH, SYNC_BODY_LIMIT, SyncAnswer, SyncBody } from './offline.schemas.js';
 

@@ -4,7 +4,7 @@ import { EpochMs, ItemId, type InventoryRefs } from '#src/inventory/inventory.sc
 /** Bounds of one POST /api/inventory/sync (docs/api.md "Offline operations"). */
 export const MAX_OPS_PER_BATCH = 1000;
 export const SYNC_BODY_LIMIT = 4 * 1024 * 1024;
-export const MAX_OP_ID_LENGTH = 64;
+const MAX_OP_ID_LENGTH = 64;
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 
 /** One of the strings (a union of literals, typed as such). */
@@ -12,8 +12,7 @@ function literals<const T extends readonly string[]>(values: T) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
 }
 
-export const OPERATIONS = ['create', 'update', 'delete', 'adjust'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+const OPERATIONS = ['create', 'update', 'delete', 'adjust'] as const;
 
 const Op = Type.Object(
   {
@@ -49,8 +48,8 @@ export const SyncBody = Type.Object(
 );
 export type SyncBody = Static<typeof SyncBody>;
 
-export const STATUSES = ['applied', 'merged', 'duplicate', 'rejected'] as const;
-export const REJECTIONS = [
+const STATUSES = ['applied', 'merged', 'duplicate', 'rejected'] as const;
+const REJECTIONS = [
   'validation_failed',
   'unknown_reference',
   'item_not_found',

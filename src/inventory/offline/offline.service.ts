@@ -1,12 +1,12 @@
 import { AppError, badRequest } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
-import type { Values } from '#src/inventory/items/items.merge.js';
-import { openItems, type OpenItems } from '#src/inventory/items/items.writer.js';
-import { listNamed } from '#src/inventory/named/named.repository.js';
-import { authorOf } from '#src/inventory/journal/journal.author.js';
-import type { FullDelta, SyncService } from '#src/inventory/sync/sync.service.js';
-import * as repo from './offline.repository.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import type { Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
+import type { Values } from '#src/inventory/store/items.merge.js';
+import { openItems, type OpenItems } from '#src/inventory/store/items.writer.js';
+import { listNamed } from '#src/inventory/store/named.repository.js';
+import { authorOf } from '#src/inventory/store/journal.author.js';
+import type { FullDelta } from '#src/inventory/store/snapshot.cache.js';
+import * as repo from '#src/inventory/store/offline.repository.js';
 import { payloadTooLarge, readIntent, type Intent } from './offline.payload.js';
 import {
   MAX_PAYLOAD_BYTES,
@@ -22,6 +22,12 @@ import {
  * snapshot cache: sync/full-delta.ts) for the route to send around the results.
  */
 type Answer = { results: OpResult[]; revision: number; changes?: unknown; fullDelta?: FullDelta };
+
+/** The reads that answer a batch's `since`: the sync face's (sync/sync.service.ts). */
+interface Pull {
+  fullDelta(caller: Caller): Promise<FullDelta>;
+  changes(caller: Caller, since: number): Promise<unknown>;
+}
 
 const reject = (id: string, code: Rejection, message: string): OpResult => ({
   id,
@@ -98,7 +104,7 @@ const firstResult = ({ item: _item, original: _original, ...first }: OpResult): 
  * write of the inventory (one transaction, at most one revision and one inventoryUpdated); each
  * operation id is taken once per inventory, so a retried batch changes nothing again.
  */
-export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }) {
+export function createOfflineService(deps: { mutate: Mutate; sync: Pull }) {
   const { mutate, sync } = deps;
 
   function checkBounds(body: SyncBody): void {
@@ -138,7 +144,7 @@ export function createOfflineService(deps: { mutate: Mutate; sync: SyncService }
               `body.since (${body.since}) is ahead of the inventory's revision (${current})`,
             );
           }
-          const seen = await repo.findResults(
+          const seen = await repo.findResults<FirstResult>(
             ctx.trx,
             inventoryId,
             body.ops.map((op) => op.id),

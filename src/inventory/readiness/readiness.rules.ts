@@ -6,8 +6,8 @@ import {
   positiveSetting,
   round,
   unitKey,
-} from '#src/inventory/summary/supply.rules.js';
-import type { StockGroup, UsedItem } from './readiness.repository.js';
+} from '#src/inventory/store/supply.rules.js';
+import type { StockGroup, UsedItem } from '#src/inventory/store/readiness.repository.js';
 import type { Readiness } from './readiness.schemas.js';
 
 /**

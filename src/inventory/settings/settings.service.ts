@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '#src/db/types.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import { toSettings } from '#src/inventory/inventory.mapper.js';
-import type { Mutate } from '#src/inventory/inventory.mutate.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import { toSettings } from '#src/inventory/store/inventory.mapper.js';
+import type { Mutate } from '#src/inventory/store/inventory.mutate.js';
 import type { Settings } from '#src/inventory/inventory.schemas.js';
-import * as repo from './settings.repository.js';
+import * as repo from '#src/inventory/store/settings.repository.js';
 
 /** Settings: string key/value pairs shared by the inventory's members. */
 export function createSettingsService(deps: { db: Kysely<DB>; mutate: Mutate }) {

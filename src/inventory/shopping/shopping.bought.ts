@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { badRequest, conflict } from '#src/http/errors.js';
-import { itemFields } from '#src/inventory/inventory.mapper.js';
-import type { MutationContext } from '#src/inventory/inventory.mutate.js';
+import { itemFields } from '#src/inventory/store/inventory.mapper.js';
+import type { MutationContext } from '#src/inventory/store/inventory.mutate.js';
 import type { Item, ItemInput } from '#src/inventory/inventory.schemas.js';
-import { restWrite } from '#src/inventory/items/items.patch.js';
-import { openItems } from '#src/inventory/items/items.writer.js';
-import { namedExist } from '#src/inventory/named/named.repository.js';
+import { restWrite } from '#src/inventory/store/items.patch.js';
+import { openItems } from '#src/inventory/store/items.writer.js';
+import { namedExist } from '#src/inventory/store/named.repository.js';
 
 /**
  * What bought writes through the one item writer (items/items.writer.ts), as the context's

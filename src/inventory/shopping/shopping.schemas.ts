@@ -4,10 +4,10 @@ import { ItemId, ItemInput, MAX_QUANTITY } from '#src/inventory/inventory.schema
 
 /** Bounds of the shopping list (docs/api.md "Shopping list"). */
 export const MAX_SHOPPING_ENTRIES = 500;
-export const MAX_ENTRY_NAME = 200;
-export const MAX_ENTRY_UNIT = 50;
+const MAX_ENTRY_NAME = 200;
+const MAX_ENTRY_UNIT = 50;
 /** `item:<itemId>` or a server-made UUID */
-export const MAX_ENTRY_ID = 80;
+const MAX_ENTRY_ID = 80;
 
 const Amount = Type.Number({ minimum: 0, maximum: MAX_QUANTITY });
 const Name = Type.String({ minLength: 1, maxLength: MAX_ENTRY_NAME, pattern: '\\S' });

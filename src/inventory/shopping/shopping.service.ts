@@ -3,15 +3,15 @@ import type { Kysely } from 'kysely';
 import type { DB, ShoppingEntriesTable } from '#src/db/types.js';
 import type { Executor } from '#src/db/executor.js';
 import { AppError, badRequest, notFound } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
-import { readConsistently } from '#src/inventory/inventory.repository.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import type { Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
+import { readConsistently } from '#src/inventory/store/inventory.repository.js';
 import type { Item } from '#src/inventory/inventory.schemas.js';
-import { authorOf } from '#src/inventory/journal/journal.author.js';
-import { findItem } from '#src/inventory/items/items.repository.js';
-import { shoppingChanged } from './shopping.changes.js';
+import { authorOf } from '#src/inventory/store/journal.author.js';
+import { findItem } from '#src/inventory/store/items.repository.js';
+import { shoppingChanged } from '#src/inventory/store/shopping.changes.js';
 import { addBought, createBought } from './shopping.bought.js';
-import * as repo from './shopping.repository.js';
+import * as repo from '#src/inventory/store/shopping.repository.js';
 import {
   MAX_SHOPPING_ENTRIES,
   type Bought,

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { DB, StockLevelsTable } from '#src/db/types.js';
 import { badRequest, notFound } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import type { Mutate } from '#src/inventory/inventory.mutate.js';
-import { findItem } from '#src/inventory/items/items.repository.js';
-import { shoppingChanged } from '#src/inventory/shopping/shopping.changes.js';
-import * as repo from './stock-levels.repository.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import type { Mutate } from '#src/inventory/store/inventory.mutate.js';
+import { findItem } from '#src/inventory/store/items.repository.js';
+import { shoppingChanged } from '#src/inventory/store/shopping.changes.js';
+import * as repo from '#src/inventory/store/stock-levels.repository.js';
 import type { StockLevel, StockLevelInput } from './stock-levels.schemas.js';
 
 const toLevel = (row: StockLevelsTable): StockLevel => ({

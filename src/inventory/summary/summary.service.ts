@@ -1,14 +1,19 @@
 import type { Kysely } from 'kysely';
 import { timeSlicer } from '#src/db/prepared.js';
 import type { DB } from '#src/db/types.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import { mapPaced, toItem, toSettings } from '#src/inventory/inventory.mapper.js';
-import { readConsistently } from '#src/inventory/inventory.repository.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import { mapPaced, toItem, toSettings } from '#src/inventory/store/inventory.mapper.js';
+import { readConsistently } from '#src/inventory/store/inventory.repository.js';
 import type { Item, Settings } from '#src/inventory/inventory.schemas.js';
-import { listItems } from '#src/inventory/items/items.repository.js';
-import { listSettings } from '#src/inventory/settings/settings.repository.js';
+import { listItems } from '#src/inventory/store/items.repository.js';
+import { listSettings } from '#src/inventory/store/settings.repository.js';
 import type { Summary } from './summary.schemas.js';
-import { KG_PER_UNIT, positiveSetting as positive, round, unitKey } from './supply.rules.js';
+import {
+  KG_PER_UNIT,
+  positiveSetting as positive,
+  round,
+  unitKey,
+} from '#src/inventory/store/supply.rules.js';
 
 const EXPIRING_WITHIN_DAYS = 30;
 const DAY_MS = 24 * 3600 * 1000;

@@ -1,6 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
-import { deletionsUpTo } from '#src/inventory/inventory.repository.js';
-import type { LiveIds, SnapshotBytes } from './snapshot.cache.js';
+import { deletionsUpTo } from '#src/inventory/store/inventory.repository.js';
+import type { LiveIds, SnapshotBytes } from '#src/inventory/store/snapshot.cache.js';
 import type { Snapshot } from './sync.schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 import { badRequest } from '#src/http/errors.js';
-import { nameKey } from '#src/inventory/inventory.mapper.js';
+import { nameKey } from '#src/inventory/store/inventory.mapper.js';
 import type { ReplaceInput } from './sync.schemas.js';
 
 function checkUnique<T>(list: T[], keyOf: (x: T) => string | number, what: string): void {

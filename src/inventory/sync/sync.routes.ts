@@ -1,38 +1,18 @@
 import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Routes } from '#src/http/route-docs.js';
 import { callerOf } from '#src/http/auth.js';
 import { errors } from '#src/http/schemas.js';
+import { acceptsGzip, sendEncoded } from '#src/http/send-encoded.js';
 import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import { yieldToLoop } from '#src/db/prepared.js';
-import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '#src/inventory/inventory.limits.js';
+import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from '#src/inventory/store/inventory.limits.js';
 import type { ReplaceService } from './replace.service.js';
-import type { Encoded } from './snapshot.cache.js';
 import { ReplaceInput } from './sync.schemas.js';
 import type { SyncService } from './sync.service.js';
 
 /** A whole inventory may be large; every other body keeps the global 1 MB cap. */
 const REPLACE_BODY_LIMIT = 16 * 1024 * 1024;
-
-/** True when the client takes gzip (`gzip` or `*` listed, not with q=0). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
-
-/** Bytes kept plain and gzip: the gzip ones when the client takes them (not compressed again). */
-export async function sendEncoded(request: FastifyRequest, reply: FastifyReply, bytes: Encoded) {
-  reply.header('vary', 'accept-encoding');
-  if (acceptsGzip(request.headers['accept-encoding'])) {
-    return reply.header('content-encoding', 'gzip').send(await bytes.gzip());
-  }
-  return reply.send(bytes.json);
-}
 
 /** /api/inventory and /api/inventory/changes: registered inside inventoryRoutes. */
 export const syncRoutes: Routes<{ sync: SyncService; replace: ReplaceService }> =

@@ -5,30 +5,28 @@ import { timeSlicer } from '#src/db/prepared.js';
 import type { Executor } from '#src/db/executor.js';
 import type { ChangeEntity, DB } from '#src/db/types.js';
 import { AppError, badRequest } from '#src/http/errors.js';
-import { inventoryOf, noInventory, type Caller } from '#src/inventory/inventory.caller.js';
-import { mapPaced, toItem, toNamed, toSettings } from '#src/inventory/inventory.mapper.js';
+import { inventoryOf, noInventory, type Caller } from '#src/inventory/store/inventory.caller.js';
+import { mapPaced, toItem, toNamed, toSettings } from '#src/inventory/store/inventory.mapper.js';
 import {
   findInventory,
   readConsistently,
   tombstonesSince,
-} from '#src/inventory/inventory.repository.js';
-import { listItems } from '#src/inventory/items/items.repository.js';
-import { listNamed } from '#src/inventory/named/named.repository.js';
-import { listSettings } from '#src/inventory/settings/settings.repository.js';
+} from '#src/inventory/store/inventory.repository.js';
+import { listItems } from '#src/inventory/store/items.repository.js';
+import { listNamed } from '#src/inventory/store/named.repository.js';
+import { listSettings } from '#src/inventory/store/settings.repository.js';
 import type { Named } from '#src/inventory/inventory.schemas.js';
 import { serializeChanges, serializeSnapshot } from './serialize.js';
 import { fullDeltaJson, liveIdsOf, pullJson } from './full-delta.js';
-import { etagOf, type Encoded, type SnapshotBytes, type SnapshotCache } from './snapshot.cache.js';
+import {
+  etagOf,
+  type Encoded,
+  type FullDelta,
+  type SnapshotBytes,
+  type SnapshotCache,
+} from '#src/inventory/store/snapshot.cache.js';
 import type { Changes, Snapshot } from './sync.schemas.js';
-import { shoppingChangedSince } from '#src/inventory/shopping/shopping.repository.js';
-
-/** A full delta (since 0) from the snapshot cache, and POST /sync's answer around it. */
-export interface FullDelta {
-  revision: number;
-  delta: Encoded;
-  /** the answer of a sync whose results serialize to `resultsJson` (`[]`: kept with the entry) */
-  pull(resultsJson: string): Promise<Encoded>;
-}
+import { shoppingChangedSince } from '#src/inventory/store/shopping.repository.js';
 
 const gzipBytes = promisify(zlib.gzip);
 

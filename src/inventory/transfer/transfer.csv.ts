@@ -14,16 +14,14 @@ const BOM = '\uFEFF';
  */
 const FORMULA_CELL = /^'*[=+\-@\t\r]/;
 
-export function encodeCell(value: string): string {
+function encodeCell(value: string): string {
   return FORMULA_CELL.test(value) ? `'${value}` : value;
 }
 
-/** An imported cell: the export's neutralising `'` removed, bidi controls too (src/http/text.ts). */
-export function decodeCell(value: string): string {
-  return decodeGuarded(value).text;
-}
-
-/** decodeCell, and whether the cell carried the export's guard (its text is then exact). */
+/**
+ * An imported cell: the export's neutralising `'` removed, bidi controls too (src/http/text.ts),
+ * and whether the cell carried the export's guard (its text is then exact).
+ */
 function decodeGuarded(value: string): { text: string; guarded: boolean } {
   const text = stripBidiControls(value);
   return text.startsWith("'") && FORMULA_CELL.test(text)

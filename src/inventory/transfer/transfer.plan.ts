@@ -4,11 +4,11 @@ import {
   nameKey,
   sameItemContent,
   type ItemFields,
-} from '#src/inventory/inventory.mapper.js';
-import type { Contents } from './transfer.repository.js';
+} from '#src/inventory/store/inventory.mapper.js';
+import type { Contents } from '#src/inventory/store/transfer.repository.js';
 import type { ImportRow, RowAction } from './transfer.schemas.js';
 
-export interface PlannedRow {
+interface PlannedRow {
   row: ImportRow;
   id: string;
   action: RowAction;

@@ -2,22 +2,22 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, NamedEntityTable } from '#src/db/types.js';
 import { AppError, badRequest } from '#src/http/errors.js';
-import { inventoryOf, type Caller } from '#src/inventory/inventory.caller.js';
-import { nameKey, toItem, valuesOfFields } from '#src/inventory/inventory.mapper.js';
-import type { Mutate, MutationContext } from '#src/inventory/inventory.mutate.js';
-import { readConsistently } from '#src/inventory/inventory.repository.js';
-import { assertItemRoom } from '#src/inventory/inventory.limits.js';
-import { openItems } from '#src/inventory/items/items.writer.js';
-import { authorOf } from '#src/inventory/journal/journal.author.js';
+import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
+import { nameKey, toItem, valuesOfFields } from '#src/inventory/store/inventory.mapper.js';
+import type { Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
+import { readConsistently } from '#src/inventory/store/inventory.repository.js';
+import { assertItemRoom } from '#src/inventory/store/inventory.limits.js';
+import { openItems } from '#src/inventory/store/items.writer.js';
+import { authorOf } from '#src/inventory/store/journal.author.js';
 import {
   insertNamed,
   nextNamedIds,
   type NamedTable,
-} from '#src/inventory/named/named.repository.js';
+} from '#src/inventory/store/named.repository.js';
 import { parseCsv, toCsv } from './transfer.csv.js';
 import { readJsonImport } from './transfer.json.js';
 import { planImport, rowFields, type ImportPlan } from './transfer.plan.js';
-import { loadContents, type Contents } from './transfer.repository.js';
+import { loadContents, type Contents } from '#src/inventory/store/transfer.repository.js';
 import { isProblem, readRow } from './transfer.rows.js';
 import {
   CSV_COLUMNS,

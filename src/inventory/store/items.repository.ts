@@ -25,7 +25,7 @@ const COLUMNS = [
 const SELECT = `select ${COLUMNS.map((c) => `"${c}"`).join(', ')} from "items"`;
 
 /** Rows per page of a long read: a page is a few milliseconds of the event loop. */
-export const ITEMS_PAGE = 1000;
+const ITEMS_PAGE = 1000;
 
 // `+"revision"` keeps SQLite on the primary key (ordered by id) instead of the revision index
 // plus a sort: a page must not cost a scan of everything changed since `since`.
@@ -73,7 +73,7 @@ export function findItem(db: Executor, inventoryId: string, id: string) {
 }
 
 /** The columns the one item writer (items.writer.ts) reads and writes: the row and its merge state. */
-export const STATE_COLUMNS = [
+const STATE_COLUMNS = [
   ...COLUMNS,
   'merge_state',
 ] as const satisfies readonly (keyof ItemsStateTable)[];

@@ -1,7 +1,7 @@
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
-import type { MutationContext } from '#src/inventory/inventory.mutate.js';
-import { journalRecorder, type Held } from '#src/inventory/journal/journal.recorder.js';
-import { itemsDeleted } from '#src/inventory/shopping/shopping.changes.js';
+import type { MutationContext } from './inventory.mutate.js';
+import { journalRecorder, type Held } from './journal.recorder.js';
+import { itemsDeleted } from './shopping.changes.js';
 import { deleteAdjustsOf } from './items.adjusts.repository.js';
 import { newState, type Stamp, type Values } from './items.merge.js';
 import * as deletedItems from './items.deleted.repository.js';

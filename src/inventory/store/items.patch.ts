@@ -8,10 +8,10 @@ import {
   toItem,
   valuesOfFields,
   type ItemFields,
-} from '#src/inventory/inventory.mapper.js';
-import type { Attempt, Moment } from '#src/inventory/inventory.mutate.js';
+} from './inventory.mapper.js';
+import type { Attempt, Moment } from './inventory.mutate.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
-import type { Author } from '#src/inventory/journal/journal.author.js';
+import type { Author } from './journal.author.js';
 import { createCasBatcher, type CasBatcher } from './items.cas.batch.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
 import { createItemCache, type ItemCache } from './items.cache.js';

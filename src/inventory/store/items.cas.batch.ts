@@ -2,7 +2,7 @@ import type { Executor } from '#src/db/executor.js';
 import { casUpdateItems, type CasWrite } from './items.cas.repository.js';
 
 /** At most this many writes go in one statement; the rest wait for the next. */
-export const MAX_CAS_BATCH = 64;
+const MAX_CAS_BATCH = 64;
 
 interface Pending extends CasWrite {
   resolve: (revision: number | null) => void;

@@ -5,7 +5,7 @@ import type { ItemState } from './items.merge.js';
 /** The quantity bound of every item write (docs/api.md, "Quantities"). */
 
 /** 422 `quantity_out_of_range`: the write would leave the item's quantity outside ±MAX_QUANTITY. */
-export function quantityOutOfRange(id: string, quantity: number): AppError {
+function quantityOutOfRange(id: string, quantity: number): AppError {
   return new AppError(
     422,
     'quantity_out_of_range',

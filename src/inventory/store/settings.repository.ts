@@ -1,6 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
 import type { SettingsTable } from '#src/db/types.js';
-import { chunks } from '#src/inventory/inventory.repository.js';
+import { chunks } from './inventory.repository.js';
 
 export function listSettings(db: Executor, inventoryId: string, since = -1) {
   return db

@@ -1,5 +1,5 @@
-import type { MutationContext } from '#src/inventory/inventory.mutate.js';
-import { deleteLevels } from '#src/inventory/stock-levels/stock-levels.repository.js';
+import type { MutationContext } from './inventory.mutate.js';
+import { deleteLevels } from './stock-levels.repository.js';
 import { forgetItems } from './shopping.repository.js';
 
 /**

@@ -20,8 +20,8 @@ export interface StockGroup {
 }
 
 /** Items per page of the stock sums and items per page of the use sums. */
-export const STOCK_PAGE = 5000;
-export const USED_PAGE = 1000;
+const STOCK_PAGE = 5000;
+const USED_PAGE = 1000;
 
 // a page of items in primary-key order, summed; `last_id` (the same in every group of a page:
 // the page's last item) is where the next page starts

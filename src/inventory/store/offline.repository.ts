@@ -1,25 +1,30 @@
 import { bulkInsert, Prepared, ROWS_PER_INSERT } from '#src/db/prepared.js';
 import { isPostgres, type Executor } from '#src/db/executor.js';
-import type { FirstResult } from './offline.schemas.js';
 
 /** The operation ids an inventory has taken (sync_ops), with their first results. */
+
+/** What is kept of an operation's first result (offline/offline.schemas.ts: FirstResult). */
+interface KeptResult {
+  id: string;
+  message?: string;
+}
 
 const takenAmong = new Prepared<{ op_id: string; result: string }>(
   'select "op_id", "result" from "sync_ops" where "inventory_id" = ? and "op_id" = any(?::text[])',
   { name: 'larder-sync-ops-taken' },
 );
 
-export async function findResults(
+export async function findResults<R extends KeptResult>(
   db: Executor,
   inventoryId: string,
   opIds: string[],
-): Promise<Map<string, FirstResult>> {
-  const out = new Map<string, FirstResult>();
+): Promise<Map<string, R>> {
+  const out = new Map<string, R>();
   const unique = [...new Set(opIds)];
   if (isPostgres(db)) {
     // one statement for the whole batch, its ids as one array parameter
     for (const row of await takenAmong.all(db, [inventoryId, unique])) {
-      out.set(row.op_id, JSON.parse(row.result) as FirstResult);
+      out.set(row.op_id, JSON.parse(row.result) as R);
     }
     return out;
   }
@@ -30,7 +35,7 @@ export async function findResults(
       .where('inventory_id', '=', inventoryId)
       .where('op_id', 'in', unique.slice(i, i + ROWS_PER_INSERT))
       .execute();
-    for (const row of rows) out.set(row.op_id, JSON.parse(row.result) as FirstResult);
+    for (const row of rows) out.set(row.op_id, JSON.parse(row.result) as R);
   }
   return out;
 }
@@ -45,17 +50,17 @@ const insertRows = bulkInsert(
  * The longest message kept with a result: a rejection's message may quote what the op sent (a
  * payload's unknown field name, up to the payload's 64 KB), and each kept row stays small.
  */
-export const MAX_KEPT_MESSAGE = 300;
+const MAX_KEPT_MESSAGE = 300;
 
-const kept = (r: FirstResult): FirstResult =>
+const kept = <R extends KeptResult>(r: R): R =>
   r.message !== undefined && r.message.length > MAX_KEPT_MESSAGE
     ? { ...r, message: `${r.message.slice(0, MAX_KEPT_MESSAGE - 1)}…` }
     : r;
 
-export async function insertResults(
+export async function insertResults<R extends KeptResult>(
   db: Executor,
   inventoryId: string,
-  results: FirstResult[],
+  results: R[],
   now: number,
   pace?: () => Promise<void>,
 ): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ItemsTable, NamedEntityTable, SettingsTable } from '#src/db/types.js';
-import type { Item, ItemInput, Named, Settings } from './inventory.schemas.js';
-import type { Values } from './items/items.merge.js';
+import type { Item, ItemInput, Named, Settings } from '#src/inventory/inventory.schemas.js';
+import type { Values } from './items.merge.js';
 
 /**
  * Rows to wire objects (numbers parsed: PostgreSQL returns bigints as strings), and the few

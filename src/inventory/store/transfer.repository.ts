@@ -1,6 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
-import { listItems } from '#src/inventory/items/items.repository.js';
-import { listNamed } from '#src/inventory/named/named.repository.js';
+import { listItems } from './items.repository.js';
+import { listNamed } from './named.repository.js';
 
 /** Everything an export or an import plan reads of one inventory, in one go. */
 export async function loadContents(db: Executor, inventoryId: string) {

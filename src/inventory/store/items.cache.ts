@@ -1,7 +1,7 @@
 import type { ItemsStateTable } from '#src/db/types.js';
 
 /** Items remembered (per items service); the least recently used are forgotten beyond this. */
-export const ITEM_CACHE_SIZE = 10_000;
+const ITEM_CACHE_SIZE = 10_000;
 
 /**
  * The items this instance last read or wrote with the one-statement PATCH (PostgreSQL), so a

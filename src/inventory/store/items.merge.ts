@@ -13,7 +13,7 @@
  * - The item's lastUpdated is the latest stamp among its fields and counted adjustments.
  */
 
-export const FIELDS = [
+const FIELDS = [
   'name',
   'categoryId',
   'quantity',
@@ -42,10 +42,6 @@ export interface Values {
 export interface Stamp {
   t: number;
   o: string;
-}
-
-export interface Adjustment extends Stamp {
-  delta: number;
 }
 
 export interface ItemState {

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 const gzip = promisify(zlib.gzip);
 
 /** Bytes of serialized snapshots (plain + gzip) kept in memory at most, over all inventories. */
-export const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
+const SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
 /** An answer's bytes, plain and (made on first use, then kept) gzip. */
 export interface Encoded {
   json: Buffer;
@@ -30,6 +30,14 @@ export interface SnapshotBytes extends Encoded {
    * entry, kept with it and counted in the cache's budget.
    */
   derived(key: string, make: () => Promise<Buffer>): Promise<Encoded>;
+}
+
+/** A full delta (since 0) from the snapshot cache, and POST /sync's answer around it. */
+export interface FullDelta {
+  revision: number;
+  delta: Encoded;
+  /** the answer of a sync whose results serialize to `resultsJson` (`[]`: kept with the entry) */
+  pull(resultsJson: string): Promise<Encoded>;
 }
 
 /** The ETag of an inventory at a revision: also names the inventory (users can move). */

@@ -1,5 +1,5 @@
 import { AppError } from '#src/http/errors.js';
-import type { Writer } from './journal/journal.author.js';
+import type { Writer } from './journal.author.js';
 
 /**
  * The caller as the inventory routes see it (an AuthUser fits): every route works on the

@@ -2,7 +2,7 @@ import type { Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
 import type { NamedEntityTable } from '#src/db/types.js';
 import { conflict } from '#src/http/errors.js';
-import { chunks } from '#src/inventory/inventory.repository.js';
+import { chunks } from './inventory.repository.js';
 
 /** Categories and locations: two tables of the same shape. */
 export type NamedTable = 'categories' | 'locations';
@@ -57,7 +57,7 @@ export async function namedExist(
 }
 
 /** The largest id the routes accept (`NamedId`): PostgreSQL's integer. */
-export const MAX_NAMED_ID = 2_147_483_647;
+const MAX_NAMED_ID = 2_147_483_647;
 
 /**
  * `count` ids for new records: after the largest one while they fit under MAX_NAMED_ID (a client

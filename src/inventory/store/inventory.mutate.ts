@@ -5,10 +5,10 @@ import type { DB } from '#src/db/types.js';
 import type { AppError } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
 import { timeSlicer } from '#src/db/prepared.js';
-import type { Author } from './journal/journal.author.js';
+import type { Author } from './journal.author.js';
 import { noInventory } from './inventory.caller.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';
-import { itemCount } from './items/items.repository.js';
+import { itemCount } from './items.repository.js';
 import * as repo from './inventory.repository.js';
 
 /** The open write: rows written now carry `revision`; push one record per changed entity. */
@@ -43,7 +43,7 @@ export interface MutationContext {
 export type Moment = Pick<MutationContext, 'now' | 'clamp' | 'journaling'>;
 
 /** What a write says about itself besides its work. */
-export interface MutateOptions {
+interface MutateOptions {
   /** the error when the inventory does not exist (default: 409 for a caller's own one) */
   missing?: () => AppError;
   author?: Author;
@@ -78,7 +78,7 @@ export interface Mutate {
 }
 
 /** Attempts of an optimistic write before it takes the inventory's lock instead. */
-export const CAS_ATTEMPTS = 3;
+const CAS_ATTEMPTS = 3;
 
 /**
  * The one way to change an inventory: a transaction that locks the inventory, lets `work` write

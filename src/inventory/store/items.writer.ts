@@ -1,9 +1,9 @@
 import type { ItemsStateTable } from '#src/db/types.js';
-import { toItem } from '#src/inventory/inventory.mapper.js';
+import { toItem } from './inventory.mapper.js';
 import type { Item } from '#src/inventory/inventory.schemas.js';
-import type { MutationContext } from '#src/inventory/inventory.mutate.js';
-import { journalRecorder, type Held } from '#src/inventory/journal/journal.recorder.js';
-import { itemsDeleted } from '#src/inventory/shopping/shopping.changes.js';
+import type { MutationContext } from './inventory.mutate.js';
+import { journalRecorder, type Held } from './journal.recorder.js';
+import { itemsDeleted } from './shopping.changes.js';
 import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
 import { deleteAdjustsOf, foldAdjustsBefore } from './items.adjusts.repository.js';
 import {
@@ -46,7 +46,7 @@ interface Entry {
   adjusts: AdjustLog;
 }
 
-export function valuesOf(row: ItemsStateTable): Values {
+function valuesOf(row: ItemsStateTable): Values {
   const { id: _id, lastUpdated: _time, revision: _revision, ...values } = toItem(row);
   return values;
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { MutationContext } from '#src/inventory/inventory.mutate.js';
+import type { MutationContext } from './inventory.mutate.js';
 import type { JournalKind } from './journal.author.js';
 import { insertJournal, type JournalRow } from './journal.repository.js';
 

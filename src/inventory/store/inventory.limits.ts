@@ -1,6 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
 import { AppError } from '#src/http/errors.js';
-import { itemCount } from './items/items.repository.js';
+import { itemCount } from './items.repository.js';
 
 /**
  * The most items one inventory may hold. A household has hundreds; the cap keeps the largest

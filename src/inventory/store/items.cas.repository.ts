@@ -1,7 +1,7 @@
 import type { Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
 import type { ItemsStateTable } from '#src/db/types.js';
-import type { Author } from '#src/inventory/journal/journal.author.js';
+import type { Author } from './journal.author.js';
 
 /** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
 const SET = {
