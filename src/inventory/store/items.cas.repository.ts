@@ -4,7 +4,7 @@ import type { ItemsStateTable } from '#src/db/types.js';
 import type { Author } from './journal.author.js';
 
 /** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
-const SET = {
+export const SET = {
   name: 'text',
   category_id: 'integer',
   location_id: 'integer',
