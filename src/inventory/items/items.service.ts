@@ -124,7 +124,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
      * first, with the names of their category and location (the expiry list and digest).
      */
     async expiringBy(caller: Caller, horizon: string): Promise<ExpiringRow[]> {
-      const rows = await repo.itemsExpiringBy(db, inventoryOf(caller), horizon);
+      const rows = await repo.itemsWithExpiry(db, inventoryOf(caller), horizon);
       return rows.map((row) => ({
         id: row.id,
         name: row.name,

@@ -1,3 +1,4 @@
+import { deleteOlderThan } from '#src/db/rows.js';
 import type { Kysely } from 'kysely';
 import { isPostgres, type Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
@@ -111,11 +112,7 @@ export async function pruneHistory(db: Executor, cutoff: number): Promise<number
       ),
     )
     .execute();
-  const result = await db
-    .deleteFrom('change_log')
-    .where('changed_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteOlderThan(db, 'change_log', 'changed_at', cutoff);
 }
 
 /** Per inventory: how many rows the table holds (admin statistics). */

@@ -168,11 +168,12 @@ export async function deleteItems(
 }
 
 /**
- * Items with an expiry date up to `horizon` (expired ones included), soonest first. Joined with
- * categories and locations because their names are what the list shows: one query for all three.
+ * Items with an expiry date, up to `horizon` when given (expired ones included), soonest first
+ * (the expiry list, the digest, the calendar feed). Joined with categories and locations because
+ * their names are what the list shows: one query for all three.
  */
-export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: string) {
-  return db
+export function itemsWithExpiry(db: Executor, inventoryId: string, horizon?: string) {
+  let query = db
     .selectFrom('items')
     .leftJoin('categories', (join) =>
       join
@@ -194,12 +195,9 @@ export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: stri
       'locations.name as location',
     ])
     .where('items.inventory_id', '=', inventoryId)
-    .where('items.expiry_date', 'is not', null)
-    .where('items.expiry_date', '<=', horizon)
-    .orderBy('items.expiry_date')
-    .orderBy('items.name')
-    .orderBy('items.id')
-    .execute();
+    .where('items.expiry_date', 'is not', null);
+  if (horizon !== undefined) query = query.where('items.expiry_date', '<=', horizon);
+  return query.orderBy('items.expiry_date').orderBy('items.name').orderBy('items.id').execute();
 }
 
 // every write that adds items asks (the per-inventory cap): prepared once
