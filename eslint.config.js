@@ -7,11 +7,12 @@ import globals from 'globals';
 /**
  * Import boundaries (docs/architecture.md, "Rules the linter holds").
  * - A feature reaches another feature only through its public surface: `*.service.ts`
- *   (behaviour), `*.schemas.ts` and `*.mapper.ts` (wire shapes), `*.rules.ts` (pure rules) —
- *   never its repository or its other files.
+ *   (behaviour), `*.schemas.ts`, `*.mapper.ts` and `*.frames.ts` (wire shapes), `*.rules.ts`
+ *   (pure rules) — never its repository or its other files.
  * - The shared layers (db, http, realtime, outbound, storage, config, i18n, metrics) import no
- *   feature's internals either; only the composition roots (src/*.ts, plugins/, cli/) wire
- *   everything, and even they never touch a repository.
+ *   feature at all, not even its public surface: a feature's frames, rules and types reach them
+ *   as parameters. Only the composition roots (src/*.ts, plugins/, cli/) wire everything, and
+ *   even they never touch a repository.
  * - The event bus is at the bottom: src/events/ imports only the config and the database
  *   (every feature publishes on it; it knows none of them, nor the socket hub).
  * - The inventory is a store with faces: src/inventory/store/ holds the only code that touches
@@ -44,7 +45,7 @@ const SHARED = [
   'realtime',
   'storage',
 ];
-const PUBLIC_SURFACE = String.raw`(?:.+/)?[^/]+\.(?:service|schemas|mapper|rules)\.js$`;
+const PUBLIC_SURFACE = String.raw`(?:.+/)?[^/]+\.(?:service|schemas|mapper|frames|rules)\.js$`;
 
 const climbing = {
   regex: String.raw`^\.\./`,
@@ -57,8 +58,12 @@ const repositoryOf = (own) => ({
 const internalsOf = (own) => ({
   regex: String.raw`^#src/(?!${own}/)(?:${FEATURES.join('|')})/(?!${PUBLIC_SURFACE})`,
   message:
-    "Another feature's internals: import its *.service.ts, *.schemas.ts, *.mapper.ts or *.rules.ts",
+    "Another feature's internals: import its *.service.ts, *.schemas.ts, *.mapper.ts, *.frames.ts or *.rules.ts",
 });
+const anyFeature = {
+  regex: String.raw`^#src/(?:${FEATURES.join('|')})/`,
+  message: 'A shared layer imports no feature: take what it needs of one as a parameter',
+};
 const aboveTheBus = {
   regex: String.raw`^#src/(?!events/|db/|config[./])`,
   message: 'src/events/ is below every feature: it imports only src/config and src/db',
@@ -92,10 +97,16 @@ const storeOnly = {
 const restrict = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
-const boundaries = [...FEATURES, ...SHARED].map((area) => ({
-  files: [`src/${area}/**/*.ts`],
-  rules: restrict(climbing, repositoryOf(area), internalsOf(area)),
-}));
+const boundaries = [
+  ...FEATURES.map((area) => ({
+    files: [`src/${area}/**/*.ts`],
+    rules: restrict(climbing, repositoryOf(area), internalsOf(area)),
+  })),
+  ...SHARED.map((area) => ({
+    files: [`src/${area}/**/*.ts`],
+    rules: restrict(climbing, repositoryOf(area), anyFeature),
+  })),
+];
 
 export default tseslint.config(
   {

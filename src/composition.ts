@@ -25,9 +25,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { createOutbound } from './outbound/outbound.js';
 import { pushFeature } from './push/push.feature.js';
 import type { PushService } from './push/push.service.js';
-import { createConnectReader } from './realtime/connect.js';
-import { createSocketHub, HEARTBEAT_MS, type SocketHub } from './realtime/hub.js';
-import { realtimeRoutes } from './realtime/realtime.routes.js';
+import { realtimeFeature, type AppSocketHub } from './realtime.feature.js';
 import { releasesFeature } from './releases/releases.feature.js';
 import type { ReleasesService } from './releases/releases.service.js';
 import { resourcesFeature } from './resources/resources.feature.js';
@@ -59,7 +57,7 @@ export interface AppContext {
   /** the per-inventory digest webhook and its deliveries */
   webhooks: Webhooks;
   backups: BackupsService;
-  hub: SocketHub;
+  hub: AppSocketHub;
   messages: MessagesService;
   /** the resource catalog, analyze/confirm staging and tag suggestions */
   resources: ResourcesService;
@@ -229,38 +227,3 @@ export function createServices(deps: Deps): {
   };
 }
 
-/**
- * The socket hub, below the features that send through it. Its front module comes with the
- * frames each feature declares: until then it is wired here.
- */
-function realtimeFeature(
-  deps: Deps & {
-    auth: AuthService;
-    inventory: InventoryService;
-    users: UsersService;
-    today: () => string;
-  },
-) {
-  const { config, database, bus, log, clock, auth, inventory, users, today } = deps;
-  const hub = createSocketHub({
-    bus,
-    log,
-    clock,
-    authenticate: auth.authenticate,
-    authenticateReading: auth.authenticateReading,
-    readConnect: createConnectReader({ db: database.db, today }),
-    revisionOf: inventory.revisionOf,
-    accountOf: users.findById,
-    socketsPerUser: config.socketsPerUser,
-  });
-  const feature: Feature = {
-    name: 'realtime',
-    routes: () => [realtimeRoutes({ hub })],
-    jobs: ({ heartbeatMs = HEARTBEAT_MS }) => [
-      { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
-      { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },
-    ],
-    close: () => hub.close(), // says goodbye over the bus, which closes after this
-  };
-  return { hub, feature };
-}

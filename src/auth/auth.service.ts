@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isValidPassword } from '#src/users/users.rules.js';
+import { isValidPassword } from '#src/config/accounts.rules.js';
 import type { Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
+import type { Caller } from '#src/http/auth.js';
 import { AppError, badRequest, notFound, unauthorized } from '#src/http/errors.js';
 import type { EventBus } from '#src/events/bus.js';
 import type { Account, UsersService } from '#src/users/users.service.js';
@@ -24,14 +25,7 @@ export interface AuthUser {
 }
 
 /** The caller of a request or socket: the user, and which sign-in their token belongs to. */
-export interface SignedInUser extends AuthUser {
-  /** the sign-in the access token belongs to */
-  sessionId: string;
-  /** when the access token stops working, epoch ms */
-  tokenExpiresAt: number;
-  /** the user's token version the access token was issued under (a password change bumps it) */
-  tokenVersion: number;
-}
+export type SignedInUser = Caller;
 
 /** Where a sign-in comes from, shown in the sessions list. */
 export interface ClientInfo {

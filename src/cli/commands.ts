@@ -6,7 +6,7 @@ import type { Config } from '#src/config.js';
 import { copyObjects } from '#src/storage/copy-objects.js';
 import { createFolderStorage } from '#src/storage/folder.storage.js';
 import { createS3Storage } from '#src/storage/s3.storage.js';
-import { isValidPassword } from '#src/users/users.rules.js';
+import { isValidPassword } from '#src/config/accounts.rules.js';
 import { CliFailure, readNewPassword } from './password.js';
 import { migrate, requireSqliteFile, say, withDatabase, withServices } from './context.js';
 

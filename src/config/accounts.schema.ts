@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { USERNAME_PATTERN, isValidPassword } from '#src/users/users.rules.js';
+import { USERNAME_PATTERN, isValidPassword } from './accounts.rules.js';
 import { duration, oneOf, secret, text, whole } from './config.kinds.js';
 
 /** The seed admin, tokens, and password sign-in with its limits. */

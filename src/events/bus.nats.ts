@@ -45,7 +45,7 @@ export function natsOptions(url: string): { server: string; auth: Partial<NodeCo
  * with the CA and client certificate as files. A file that cannot be read fails the start,
  * naming its variable.
  */
-export async function natsSecurity(
+async function natsSecurity(
   url: string,
   security: BusSecurity,
 ): Promise<{ server: string; options: Partial<NodeConnectionOptions> }> {

@@ -32,7 +32,7 @@ export type BusEvent =
 export type BusHandler = (event: BusEvent) => void;
 
 /** The bus's connection: `reconnecting` while events between instances may be lost (/health). */
-export type BusState = 'ok' | 'reconnecting';
+type BusState = 'ok' | 'reconnecting';
 
 /** What instances share through the database, each reloaded when the bus comes back. */
 const SHARED_STATE = ['signingKeys', 'version', 'pushSubscriptions'] as const;
@@ -147,8 +147,8 @@ export function createLocalEventBus(log: FastifyBaseLogger): EventBus {
  * The wait before the next attempt to reach a lost transport: doubling from RETRY_FIRST_MS up to
  * RETRY_MAX_MS, each within ±20 % so that instances cut together do not come back in step.
  */
-export const RETRY_FIRST_MS = 250;
-export const RETRY_MAX_MS = 5000;
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
 export function retryDelay(attempt: number): number {
   const base = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt, 10));
   return Math.round(base * (0.8 + Math.random() * 0.4));

@@ -37,5 +37,3 @@ export function createRateLimiter(options: {
     },
   };
 }
-
-export type RateLimiter = ReturnType<typeof createRateLimiter>;

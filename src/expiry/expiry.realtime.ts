@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '#src/events/bus.js';
 import type { ConnectHandler } from '#src/realtime/connect.js';
-import type { ServerFrame } from '#src/realtime/frames.js';
+import type { ExpiryServerFrame } from './expiry.frames.js';
 import type { ExpiryService } from './expiry.service.js';
 
 /** What the expiry digest needs from the socket manager (src/realtime/hub.ts). */
 export interface ExpirySocketHub {
-  sendToUser(userId: string, frame: ServerFrame): void;
+  sendToUser(userId: string, frame: ExpiryServerFrame): void;
   isConnectedHere(userId: string): boolean;
-  onConnect(handler: ConnectHandler): void;
+  onConnect(handler: ConnectHandler<ExpiryServerFrame>): void;
 }
 
 /**

@@ -1,13 +1,29 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { AuthService, SignedInUser } from '#src/auth/auth.service.js';
 import { guardRoutes } from './access.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
+
+/**
+ * The signed-in caller of a request or socket: the user, and which sign-in their token belongs
+ * to (the auth feature's token check makes it: src/auth/auth.service.ts).
+ */
+export interface Caller {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+  inventoryId: string | null;
+  /** the sign-in the access token belongs to */
+  sessionId: string;
+  /** when the access token stops working, epoch ms */
+  tokenExpiresAt: number;
+  /** the user's token version the access token was issued under (a password change bumps it) */
+  tokenVersion: number;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authenticate guards; null on public routes. */
-    user: SignedInUser | null;
+    user: Caller | null;
   }
 }
 
@@ -40,13 +56,16 @@ function queryToken(url: string): string | null {
 }
 
 /** The signed-in caller of a route guarded by `authenticate` or `requireAdmin`. */
-export function callerOf(request: FastifyRequest): SignedInUser {
+export function callerOf(request: FastifyRequest): Caller {
   if (!request.user) throw unauthorized();
   return request.user;
 }
 
 /** Guards run as onRequest hooks: before the body is read or validated. */
-export function createGuards(auth: AuthService, adminToken: string | null) {
+export function createGuards(
+  auth: { authenticate(token: string): Promise<Caller> },
+  adminToken: string | null,
+) {
   const authenticateWith =
     (allowQuery: boolean): onRequestHookHandler =>
     async (request: FastifyRequest, _reply: FastifyReply) => {

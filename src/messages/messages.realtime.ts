@@ -2,25 +2,24 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from '#src/events/bus.js';
 import type { ConnectHandler } from '#src/realtime/connect.js';
-import type { ClientFrameOf, ServerFrame } from '#src/realtime/frames.js';
+import type { ErrorFrame } from '#src/realtime/frames.js';
 import { createRateLimiter } from '#src/events/rate-limit.js';
 import { createBacklogMemory } from './backlog.cache.js';
+import type { AckFrame, MessagesServerFrame } from './messages.frames.js';
 import type { MessagesService } from './messages.service.js';
-
-type AckFrame = ClientFrameOf<'ack'>;
 
 /** What messaging needs from the socket manager (src/realtime/hub.ts). */
 export interface MessageSocketHub {
-  sendToUser(userId: string, frame: ServerFrame): void;
+  sendToUser(userId: string, frame: MessagesServerFrame): void;
   isOnline(userId: string): boolean;
   /** a socket of the user on this instance */
   isConnectedHere(userId: string): boolean;
   /** the users with a socket on this instance */
   localUserIds(): string[];
-  onConnect(handler: ConnectHandler): void;
+  onConnect(handler: ConnectHandler<MessagesServerFrame>): void;
   onClientFrame(
     type: 'ack',
-    handler: (user: AuthUser, frame: AckFrame) => Promise<ServerFrame | void>,
+    handler: (user: AuthUser, frame: AckFrame) => Promise<ErrorFrame | void>,
   ): void;
 }
 

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { appFrames } from '#src/app.frames.js';
 import { asyncApiDocument } from '#src/realtime/asyncapi.js';
 import { completeDocument, SECURITY_SCHEMES, type OpenApiObject } from '#src/http/openapi.js';
 import { ErrorBody } from '#src/http/schemas.js';
@@ -44,7 +45,7 @@ async function apiDocs(app: FastifyInstance): Promise<void> {
     transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  const asyncApi = asyncApiDocument();
+  const asyncApi = asyncApiDocument(appFrames);
   app.get('/api/asyncapi.json', { schema: { hide: true }, config: { access: 'public' } }, () =>
     Promise.resolve(asyncApi),
   );

@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ExpiryDigest } from '#src/expiry/expiry.schemas.js';
 import type { MessageDto } from '#src/messages/messages.mapper.js';
 import type { BusEvent, EventBus } from '#src/events/bus.js';
-import type { ServerFrame } from '#src/realtime/frames.js';
+import type { ExpiryServerFrame } from '#src/expiry/expiry.frames.js';
+import type { MessagesServerFrame } from '#src/messages/messages.frames.js';
+import type { HubServerFrame } from '#src/realtime/frames.js';
 import { topicOf, type PushNotice } from './push.payload.js';
 import type { SubscriberIndex } from './push.subscribers.js';
 
@@ -26,7 +28,7 @@ export interface PushSources {
 const messageNotice = (message: MessageDto): PushNotice => ({
   event: 'new_message',
   key: `message:${message.id}`,
-  payload: { type: 'new_message', message } satisfies ServerFrame,
+  payload: { type: 'new_message', message } satisfies MessagesServerFrame,
   small: { type: 'new_message', messageId: message.id, senderUsername: message.senderUsername },
   urgency: 'high',
   topic: null,
@@ -37,7 +39,7 @@ const messageNotice = (message: MessageDto): PushNotice => ({
 export const inventoryNotice = (inventoryId: string, revision: number): PushNotice => ({
   event: 'inventoryUpdated',
   key: `inventory:${inventoryId}:${revision}`,
-  payload: { type: 'inventoryUpdated', inventoryId, revision } satisfies ServerFrame,
+  payload: { type: 'inventoryUpdated', inventoryId, revision } satisfies HubServerFrame,
   small: { type: 'inventoryUpdated', inventoryId, revision },
   urgency: 'low',
   topic: topicOf(inventoryId),
@@ -48,7 +50,7 @@ export const inventoryNotice = (inventoryId: string, revision: number): PushNoti
 const digestNotice = (digest: ExpiryDigest): PushNotice => ({
   event: 'expiryDigest',
   key: `digest:${digest.inventoryId}:${digest.day}`,
-  payload: digest satisfies ServerFrame,
+  payload: digest satisfies ExpiryServerFrame,
   small: {
     type: 'expiryDigest',
     inventoryId: digest.inventoryId,

@@ -1,29 +1,14 @@
 import type { TSchema } from '@fastify/type-provider-typebox';
-import { ClientFrameSchema, ServerFrameSchema } from './frames.js';
+import type { SocketFrames } from './frames.js';
 
 /**
  * The AsyncAPI 3.0 document of /ws/sync (served at /api/asyncapi.json), made from the very
- * TypeBox frame types the hub sends and checks: one message per frame type, the server's frames
- * on `send` operations and the client's on `receive` (the document describes the server).
+ * TypeBox frame types the hub sends and checks (each part's, joined in src/app.frames.ts): one
+ * message per frame type, the server's frames on `send` operations and the client's on
+ * `receive` (the document describes the server).
  */
 
 type Json = Record<string, unknown>;
-
-/** What each frame is for, by type (the payload schemas come from frames.ts). */
-const SUMMARIES: Record<string, string> = {
-  hello: 'First frame on every socket: who is signed in, their inventory and its revision',
-  inventoryUpdated: 'The inventory changed: fetch /api/inventory/changes?since=<your revision>',
-  fullSyncRequired: 'The user moved to another inventory (or none): fetch /api/inventory whole',
-  expiryDigest: "The day's expired and soon-expiring items of the inventory",
-  new_message: 'A message to this user; answer with ack {messageId}',
-  message_delivered: "The receiver acknowledged the sender's message",
-  pong: 'The answer to ping',
-  authenticated: 'An auth frame renewed the socket: it lives until expiresAt',
-  error: 'A client frame was refused (malformed, over a rate, or a refused token)',
-  ping: 'Asks for a pong (keep-alive; the server also pings with WebSocket ping frames)',
-  auth: 'Renews the socket with a new access token before the old one expires',
-  ack: 'Marks messages delivered to this user: messageId, or messageIds for a batch',
-};
 
 /** A plain JSON copy without TypeBox's own keys and `$id`s (schemas are inlined). */
 function plain(schema: TSchema): Json {
@@ -44,20 +29,21 @@ const ucfirst = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 /** `new_message` → `NewMessage` */
 const pascal = (type: string) => type.split('_').map(ucfirst).join('');
 
-export function asyncApiDocument(): Json {
-  const server = framesOf(ServerFrameSchema);
-  const client = framesOf(ClientFrameSchema);
+/** The document of the app's frames (src/app.frames.ts). */
+export function asyncApiDocument(frames: SocketFrames): Json {
+  const server = framesOf(frames.ServerFrameSchema);
+  const client = framesOf(frames.ClientFrameSchema);
   const messages: Json = {};
   const operations: Json = {};
-  for (const [frames, action] of [
+  for (const [direction, action] of [
     [server, 'send'],
     [client, 'receive'],
   ] as const) {
-    for (const [type, payload] of frames) {
+    for (const [type, payload] of direction) {
       messages[type] = {
         name: type,
         title: type,
-        summary: SUMMARIES[type] ?? type,
+        summary: frames.summaries[type] ?? type,
         contentType: 'application/json',
         payload,
       };

@@ -1,18 +1,17 @@
 import { isPostgres, type Executor } from '#src/db/executor.js';
-import { toAccount } from '#src/users/users.mapper.js';
-import type { Account } from '#src/users/users.service.js';
-import type { AuthUser } from '#src/auth/auth.service.js';
+import type { UsersTable } from '#src/db/types.js';
 import { createBatcher } from '#src/events/batch.js';
+import type { SocketUser } from './connections.js';
 import {
   readConnect,
   readConnectMany,
   type ConnectKey,
   type ConnectRow,
 } from './connect.repository.js';
-import type { ServerFrame } from './frames.js';
+import type { Frame } from './frames.js';
 
 /** The day's expiry digest of the connecting user's inventory, as the connect read it. */
-export interface ConnectDigest {
+interface ConnectDigest {
   day: string;
   /** the expiryDigest frame as JSON */
   payload: string;
@@ -32,10 +31,13 @@ export interface ConnectHints {
   digest?: ConnectDigest | null;
 }
 
-/** Runs at each socket's connect, after `hello`; `hints`: what the connect's query already knows. */
-export type ConnectHandler = (
-  user: AuthUser,
-  send: (frame: ServerFrame) => void,
+/**
+ * Runs at each socket's connect, after `hello`; `send` takes the frames of the app (`Sent`),
+ * `hints`: what the connect's query already knows.
+ */
+export type ConnectHandler<Sent extends Frame> = (
+  user: SocketUser,
+  send: (frame: Sent) => void,
   hints?: ConnectHints,
 ) => void | Promise<void>;
 
@@ -46,8 +48,11 @@ export interface ConnectRead {
   digest: ConnectDigest | null;
 }
 
-/** Reads for a token's claims its user and session rows, and the rest as `extra`. */
-export type ReadConnect = (claims: { userId: string; sessionId: string }) => Promise<{
+/**
+ * Reads for a token's claims its user (as `Account`, the users' mapping of their row) and
+ * session rows, and the rest as `extra`.
+ */
+export type ReadConnect<Account> = (claims: { userId: string; sessionId: string }) => Promise<{
   user: Account | undefined;
   /** null: no such session */
   session: { userId: string; lastUsedAt: number } | null;
@@ -55,7 +60,7 @@ export type ReadConnect = (claims: { userId: string; sessionId: string }) => Pro
 }>;
 
 /** Connect reads in one PostgreSQL statement at most (the rest wait for the next). */
-export const MAX_CONNECT_BATCH = 200;
+const MAX_CONNECT_BATCH = 200;
 
 /**
  * A socket connect's reads in one statement (src/realtime/connect.repository.ts): the user and
@@ -63,7 +68,12 @@ export const MAX_CONNECT_BATCH = 200;
  * wait, and the day's expiry digest. A profile of 10,000 connects found five statements per
  * connect there; on PostgreSQL each was a round trip.
  */
-export function createConnectReader(deps: { db: Executor; today: () => string }): ReadConnect {
+export function createConnectReader<Account>(deps: {
+  db: Executor;
+  today: () => string;
+  /** the user row as the token check takes it */
+  toAccount: (row: UsersTable) => Account;
+}): ReadConnect<Account> {
   const { db } = deps;
   // on PostgreSQL the connects that queue behind a read go together in the next: a storm of
   // 10,000 connects (a restart) made 10,000 round trips, the server's main cost in its profile
@@ -73,7 +83,7 @@ export function createConnectReader(deps: { db: Executor; today: () => string })
   return async (claims) => {
     const day = deps.today();
     const row = await read({ ...claims, day });
-    const user: Account | undefined = row && toAccount(row);
+    const user = row && deps.toAccount(row);
     const session =
       row && row.session_user_id !== null
         ? { userId: row.session_user_id, lastUsedAt: Number(row.session_last_used_at) }

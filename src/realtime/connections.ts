@@ -1,13 +1,16 @@
+import type { Caller } from '#src/http/auth.js';
 import type { WebSocket } from 'ws';
-import type { SignedInUser } from '#src/auth/auth.service.js';
 import { encodeFrame, sendEncoded, type FanoutTarget } from './fanout.js';
-import type { ServerFrame } from './frames.js';
+import type { Frame, HubServerFrame } from './frames.js';
+
+/** The signed-in caller of a socket, as the upgrade's token check gives it. */
+export type SocketUser = Caller;
 
 /** One open socket of this instance. */
 export interface Connection extends FanoutTarget {
   socket: WebSocket;
   /** this socket's copy of its caller: an `auth` frame renews it */
-  user: SignedInUser;
+  user: SocketUser;
   alive: boolean;
   /** frames of this socket waiting to be handled, one at a time */
   queue: Promise<void>;
@@ -17,10 +20,13 @@ export interface Connection extends FanoutTarget {
 
 export const CLOSE_SESSION_ENDED = 4001;
 /** The oldest socket of a user who opens more than `socketsPerUser` is closed with this code. */
-export const CLOSE_TOO_MANY_SOCKETS = 4008;
+const CLOSE_TOO_MANY_SOCKETS = 4008;
 
-export const sendFrame = (connection: Connection, frame: ServerFrame): void =>
-  sendEncoded(connection.socket, encodeFrame(frame));
+/** Sends one of the hub's own frames, or (named as `F`) another declared frame. */
+export const sendFrame = <F extends Frame = HubServerFrame>(
+  connection: Connection,
+  frame: NoInfer<F>,
+): void => sendEncoded(connection.socket, encodeFrame(frame));
 
 /** The open sockets of this instance, by user. */
 export function createConnectionRegistry(deps: {
@@ -60,7 +66,7 @@ export function createConnectionRegistry(deps: {
   }
 
   /** Serialized once, whatever the number of the user's sockets. */
-  function sendToUser(userId: string, frame: ServerFrame): void {
+  function sendToUser<F extends Frame = HubServerFrame>(userId: string, frame: NoInfer<F>): void {
     const connections = byUser.get(userId);
     if (!connections) return;
     const bytes = encodeFrame(frame);
@@ -123,5 +129,3 @@ export function createConnectionRegistry(deps: {
     },
   };
 }
-
-export type ConnectionRegistry = ReturnType<typeof createConnectionRegistry>;

@@ -1,8 +1,8 @@
 import type { WebSocket } from 'ws';
-import type { ServerFrame } from './frames.js';
+import type { Frame, HubServerFrame } from './frames.js';
 
 /** Above this many bytes queued on a socket, inventory updates wait for it to drain. */
-export const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
+const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
 /** How often a congested socket is looked at again. */
 const CONGESTION_RETRY_MS = 50;
 
@@ -14,14 +14,16 @@ export interface FanoutTarget {
 }
 
 /** A frame serialized once, sent as a text frame to any number of sockets. */
-export const encodeFrame = (frame: ServerFrame): Buffer => Buffer.from(JSON.stringify(frame));
+export const encodeFrame = (frame: Frame): Buffer => Buffer.from(JSON.stringify(frame));
 
 export function sendEncoded(socket: WebSocket, bytes: Buffer): void {
   if (socket.readyState === socket.OPEN) socket.send(bytes, { binary: false });
 }
 
-const updateFrame = (inventoryId: string, revision: number) =>
-  encodeFrame({ type: 'inventoryUpdated', inventoryId, revision });
+const updateFrame = (inventoryId: string, revision: number) => {
+  const frame: HubServerFrame = { type: 'inventoryUpdated', inventoryId, revision };
+  return encodeFrame(frame);
+};
 
 /**
  * `inventoryUpdated` fan-out. Events are coalesced per inventory within one turn of the event

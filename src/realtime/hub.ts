@@ -1,23 +1,24 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { SignedInUser } from '#src/auth/auth.service.js';
 import type { BusEvent, EventBus } from '#src/events/bus.js';
-import type { ConnectHandler, ConnectHints, ConnectRead, ReadConnect } from './connect.js';
+import type { ConnectHandler, ConnectHints, ConnectRead } from './connect.js';
 import { createConnectMarks, type ConnectMark } from './connect-marks.js';
 import {
   CLOSE_SESSION_ENDED,
   createConnectionRegistry,
   sendFrame,
   type Connection,
+  type SocketUser,
 } from './connections.js';
 import { createInventoryFanout } from './fanout.js';
-import { createInbound } from './inbound.js';
+import type { Frame, HubClientFrame, HubServerFrame, SocketFrames } from './frames.js';
+import { createInbound, type FrameHandler } from './inbound.js';
 import { createPresence } from './presence.js';
 
 /** A checked caller of an upgrade, with what its connect read (see `authenticateConnect`). */
 export interface ConnectingCaller {
-  caller: SignedInUser;
+  caller: SocketUser;
   read: ConnectRead & ConnectMark;
 }
 
@@ -26,20 +27,22 @@ export const HEARTBEAT_MS = 30_000;
 /**
  * The socket manager: connections per user on this instance (src/realtime/connections.ts), events
  * from the bus turned into frames, the frames clients send (src/realtime/inbound.ts), heartbeat,
- * and presence shared with the other instances.
+ * and presence shared with the other instances. `Server` and `Client` are the app's frames each
+ * way (src/app.frames.ts): the hub sends only those, and hands a feature only its client frames.
  */
-export function createSocketHub(deps: {
+export function createSocketHub<
+  Server extends Frame = HubServerFrame,
+  Client extends Frame = HubClientFrame,
+>(deps: {
+  /** every frame of the app, both ways */
+  frames: SocketFrames;
   bus: EventBus;
   log: FastifyBaseLogger;
   clock: () => number;
   /** checks an access token given in an `auth` frame, as the upgrade checks the first one */
-  authenticate: (token: string) => Promise<SignedInUser>;
+  authenticate: (token: string) => Promise<SocketUser>;
   /** the upgrade's token check, reading with it what the connect needs (src/realtime/connect.ts) */
-  authenticateReading: (
-    token: string,
-    read: ReadConnect,
-  ) => Promise<{ caller: SignedInUser; extra: ConnectRead }>;
-  readConnect: ReadConnect;
+  authenticateReading: (token: string) => Promise<{ caller: SocketUser; extra: ConnectRead }>;
   revisionOf: (inventoryId: string) => Promise<number>;
   /**
    * the user as stored now: an event from the bus names what changed, and the hub re-reads it
@@ -53,7 +56,8 @@ export function createSocketHub(deps: {
 }) {
   const { bus, log } = deps;
   const instanceId = crypto.randomUUID();
-  const connectHandlers: ConnectHandler[] = [];
+  type Sent = Server | HubServerFrame;
+  const connectHandlers: ConnectHandler<Sent>[] = [];
   const presence = createPresence({ bus, instanceId, localUserIds: () => connections.userIds() });
   /**
    * The open sockets by the inventory their user belongs to, as each socket knows it (read at
@@ -85,7 +89,7 @@ export function createSocketHub(deps: {
       fanout.forget(connection);
     },
   });
-  const inbound = createInbound({ log, authenticate: deps.authenticate });
+  const inbound = createInbound({ log, authenticate: deps.authenticate, frames: deps.frames });
   const marks = createConnectMarks();
 
   async function onBusEvent(event: BusEvent): Promise<void> {
@@ -188,13 +192,13 @@ export function createSocketHub(deps: {
   /** The upgrade's token check; what it read comes to `attach` (one query per connect). */
   async function authenticateConnect(token: string): Promise<ConnectingCaller> {
     const mark = marks.take();
-    const { caller, extra } = await deps.authenticateReading(token, deps.readConnect);
+    const { caller, extra } = await deps.authenticateReading(token);
     return { caller, read: { ...extra, ...mark } };
   }
 
   async function attach(
     socket: WebSocket,
-    caller: SignedInUser,
+    caller: SocketUser,
     read?: ConnectingCaller['read'],
   ): Promise<void> {
     const user = { ...caller }; // an auth frame renews this socket's copy only
@@ -235,20 +239,26 @@ export function createSocketHub(deps: {
         }
       : undefined;
     for (const handler of connectHandlers) {
-      await handler(user, (frame) => sendFrame(connection, frame), hints);
+      await handler(user, (frame) => sendFrame<Sent>(connection, frame), hints);
     }
   }
 
   return {
     authenticateConnect,
     attach,
-    sendToUser: connections.sendToUser,
+    sendToUser: (userId: string, frame: Sent): void => connections.sendToUser<Sent>(userId, frame),
     /** Whether the user has a socket on any instance. */
     isOnline: (userId: string) => connections.has(userId) || presence.isOnlineElsewhere(userId),
     /** A socket of the user on this instance. */
     isConnectedHere: connections.has,
-    onConnect: (handler: ConnectHandler) => void connectHandlers.push(handler),
-    onClientFrame: inbound.onClientFrame,
+    onConnect: (handler: ConnectHandler<Sent>) => void connectHandlers.push(handler),
+    /** A feature's client frame of that type (the hub answers `ping` and `auth` itself). */
+    onClientFrame<T extends Exclude<Client['type'], HubClientFrame['type']>>(
+      type: T,
+      handler: FrameHandler<Extract<Client, { type: T }>, Sent>,
+    ): void {
+      inbound.onClientFrame(type, handler as FrameHandler<Frame, Frame>);
+    },
     socketCount: connections.count,
     /** Both run every HEARTBEAT_MS from src/jobs.ts. */
     heartbeat: () => connections.heartbeat(deps.clock()),
@@ -265,4 +275,7 @@ export function createSocketHub(deps: {
   };
 }
 
-export type SocketHub = ReturnType<typeof createSocketHub>;
+export type SocketHub<
+  Server extends Frame = HubServerFrame,
+  Client extends Frame = HubClientFrame,
+> = ReturnType<typeof createSocketHub<Server, Client>>;

@@ -1,47 +1,37 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@fastify/type-provider-typebox';
 import { Compile } from 'typebox/compile';
-import type { AuthUser, SignedInUser } from '#src/auth/auth.service.js';
-import { sendFrame, type Connection } from './connections.js';
-import type { ClientFrame, ClientFrameOf, ClientFrameType } from './frames.js';
-import { ClientFrameSchema, type ErrorFrame, type ServerFrame } from './frames.js';
+import type { Validator } from 'typebox/compile';
 import { createRateLimiter } from '#src/events/rate-limit.js';
+import { sendFrame, type Connection, type SocketUser } from './connections.js';
+import type { ErrorFrame, Frame, HubClientFrame, SocketFrames } from './frames.js';
 
 /** Per user, all sockets together: frames per second, and the burst allowed above that rate. */
-export const FRAMES_PER_SECOND = 100;
-export const FRAME_BURST = 1000;
+const FRAMES_PER_SECOND = 100;
+const FRAME_BURST = 1000;
 
-/** Client frames a feature handles; the hub answers `ping` and `auth` itself. */
-export type FeatureFrameType = Exclude<ClientFrameType, 'ping' | 'auth'>;
 /** Handles a client frame; what it returns, if anything, is sent back on that socket. */
-export type FrameHandler<T extends FeatureFrameType> = (
-  user: AuthUser,
-  frame: ClientFrameOf<T>,
-) => void | ServerFrame | Promise<void | ServerFrame>;
+export type FrameHandler<F extends Frame, Reply extends Frame> = (
+  user: SocketUser,
+  frame: F,
+) => void | Reply | Promise<void | Reply>;
 
-type AnyHandler = (
-  user: AuthUser,
-  frame: ClientFrame,
-) => ReturnType<FrameHandler<FeatureFrameType>>;
+type AnyHandler = FrameHandler<Frame, Frame>;
 
 /**
- * Compiled when the module loads, not on a socket's first frame: the first compilation blocks the
- * event loop for tens of milliseconds on a busy machine, a pause better paid at start-up than in
- * the middle of socket traffic. The client frames differ by `type`: for a frame of a known type,
- * the union checks it against that type's schema.
+ * Compiled at start-up (the envelope when the module loads, the app's client frames when the
+ * first hub is made, once per process), not on a socket's first frame: the first compilation
+ * blocks the event loop for tens of milliseconds on a busy machine, a pause better paid at
+ * start-up than in the middle of socket traffic. The client frames differ by `type`: for a frame
+ * of a known type, the union checks it against that type's schema.
  */
 const envelope = Compile(Type.Object({ type: Type.String() }));
-const clientFrame = Compile(ClientFrameSchema);
-
-/**
- * What a frame of a known type that does not match its schema is answered; null: nothing, the
- * frame is ignored (docs/messaging.md: malformed acks are ignored, the socket stays open).
- */
-const MALFORMED: { [T in ClientFrameType]: string | null } = {
-  ping: null,
-  auth: 'An auth frame needs "token": an access token',
-  ack: null,
-};
+const compiled = new WeakMap<TSchema, Validator>();
+function compiledOnce(schema: TSchema): Validator {
+  let validator = compiled.get(schema);
+  if (!validator) compiled.set(schema, (validator = Compile(schema)));
+  return validator;
+}
 
 const invalid = (message: string): ErrorFrame => ({
   type: 'error',
@@ -56,9 +46,12 @@ const invalid = (message: string): ErrorFrame => ({
 export function createInbound(deps: {
   log: FastifyBaseLogger;
   /** checks an access token given in an `auth` frame, as the upgrade checks the first one */
-  authenticate: (token: string) => Promise<SignedInUser>;
+  authenticate: (token: string) => Promise<SocketUser>;
+  /** the app's frames (src/app.frames.ts) */
+  frames: SocketFrames;
 }) {
-  const { log } = deps;
+  const { log, frames } = deps;
+  const clientFrame = compiledOnce(frames.ClientFrameSchema);
   const handlers = new Map<string, AnyHandler>();
   const frameLimit = createRateLimiter({ perSecond: FRAMES_PER_SECOND, burst: FRAME_BURST });
 
@@ -96,10 +89,7 @@ export function createInbound(deps: {
   }
 
   /** The frame, or what the socket is answered instead of handling it (null: nothing). */
-  function read(
-    data: Buffer,
-    isBinary: boolean,
-  ): { frame: ClientFrame } | { answer: ErrorFrame | null } {
+  function read(data: Buffer, isBinary: boolean): { frame: Frame } | { answer: ErrorFrame | null } {
     let value: unknown;
     try {
       value = isBinary ? undefined : JSON.parse(data.toString('utf8'));
@@ -113,8 +103,8 @@ export function createInbound(deps: {
     if (type !== 'ping' && type !== 'auth' && !handlers.has(type)) {
       return { answer: invalid(`Unknown frame type "${type}"`) };
     }
-    if (clientFrame.Check(value)) return { frame: value };
-    const malformed = MALFORMED[type as ClientFrameType];
+    if (clientFrame.Check(value)) return { frame: value as Frame };
+    const malformed = frames.malformed[type] ?? null;
     return { answer: malformed === null ? null : invalid(malformed) };
   }
 
@@ -129,10 +119,11 @@ export function createInbound(deps: {
       return;
     }
     const { frame } = result;
-    if (frame.type === 'ping') return sendFrame(connection, { type: 'pong' });
-    if (frame.type === 'auth') return reauthenticate(connection, frame.token);
+    const own = frame as HubClientFrame; // checked against the union: one of these, or a feature's
+    if (own.type === 'ping') return sendFrame(connection, { type: 'pong' });
+    if (own.type === 'auth') return reauthenticate(connection, own.token);
     const reply = await handlers.get(frame.type)!(connection.user, frame);
-    if (reply) sendFrame(connection, reply);
+    if (reply) sendFrame<Frame>(connection, reply);
   }
 
   /**
@@ -143,7 +134,7 @@ export function createInbound(deps: {
   async function reauthenticate(connection: Connection, token: string): Promise<void> {
     const refuse = (code: ErrorFrame['code'], message: string) =>
       sendFrame(connection, { type: 'error', code, message });
-    let user: SignedInUser;
+    let user: SocketUser;
     try {
       user = await deps.authenticate(token);
     } catch {
@@ -161,8 +152,9 @@ export function createInbound(deps: {
 
   return {
     enqueue,
-    onClientFrame<T extends FeatureFrameType>(type: T, handler: FrameHandler<T>): void {
-      handlers.set(type, handler as unknown as AnyHandler);
+    /** A feature's client frame (the hub answers `ping` and `auth` itself). */
+    onClientFrame(type: string, handler: AnyHandler): void {
+      handlers.set(type, handler);
     },
   };
 }

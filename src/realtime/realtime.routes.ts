@@ -10,7 +10,9 @@ import type { ConnectingCaller, SocketHub } from './hub.js';
  * the `authenticateAllowingQueryToken` guard does, in the one query that also reads what the
  * socket's connect needs (src/realtime/connect.ts).
  */
-export function realtimeRoutes(deps: { hub: SocketHub }): FastifyPluginAsync {
+export function realtimeRoutes(deps: {
+  hub: Pick<SocketHub, 'authenticateConnect' | 'attach'>;
+}): FastifyPluginAsync {
   const reads = new WeakMap<FastifyRequest, ConnectingCaller['read']>();
   const responses = new WeakMap<FastifyRequest, ServerResponse>();
   /**

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { USERNAME_PATTERN, isValidPassword } from './users.rules.js';
+import { USERNAME_PATTERN, isValidPassword } from '#src/config/accounts.rules.js';
 import { isUniqueViolation, type Executor } from '#src/db/executor.js';
 import type { DB } from '#src/db/types.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '#src/http/errors.js';

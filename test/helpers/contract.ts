@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { appFrames } from '#src/app.frames.js';
 import { asyncApiDocument } from '#src/realtime/asyncapi.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM
@@ -279,7 +280,7 @@ let serverFrames: Map<string, ValidateFunction> | undefined;
  */
 export function frameProblem(frame: { type?: unknown; [key: string]: unknown }): string | null {
   if (!serverFrames) {
-    const document = asyncApiDocument() as Json;
+    const document = asyncApiDocument(appFrames) as Json;
     const ajv = new Ajv({ strict: false, allErrors: false });
     serverFrames = new Map();
     for (const operation of Object.values(document.operations as Json)) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ClientFrameSchema, ServerFrameSchema } from '#src/realtime/frames.js';
+import { ClientFrameSchema, ServerFrameSchema } from '#src/app.frames.js';
 
 const API_DOC = path.resolve(import.meta.dirname, '../../docs/api.md');
 
@@ -17,7 +17,7 @@ function socketSection(): string {
 const typesOf = (union: { anyOf: { properties: { type: { const: string } } }[] }) =>
   union.anyOf.map((member) => member.properties.type.const).sort();
 
-describe('the socket frames of src/realtime/frames.ts', () => {
+describe('the socket frames of src/app.frames.ts', () => {
   it('are the ones docs/api.md lists, both ways', () => {
     const rows = socketSection()
       .split('\n')

@@ -1,4 +1,4 @@
-import { USERNAME_PATTERN } from '#src/users/users.rules.js';
+import { USERNAME_PATTERN } from '#src/config/accounts.rules.js';
 
 /**
  * Usernames to try, in order, for a user created at their first sign-in through the provider:

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { sessionFromLogin } from '#web/admin/api/client.ts';
 import { saveSession } from '#web/admin/api/session.ts';
-import { passwordInput, Submit } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { Submit } from '#web/admin/components/form.tsx';
+import { Field } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useSubmit } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { passwordInput, ErrorMessage } from '#web/shared/form.tsx';
 import { changeOwnPassword } from './account.api.ts';
 
 /**

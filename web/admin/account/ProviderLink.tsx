@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { BusyButton, Loading } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useAction, useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
 import { oidcErrorMessage, useOidcInfo } from '#web/admin/sign-in/oidc.ts';
 import { takeOidcRedirect } from '#web/admin/sign-in/oidc-redirect.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { myAccount, startProviderLink, unlinkProvider } from './account.api.ts';
 
 /**

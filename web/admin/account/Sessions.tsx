@@ -1,9 +1,10 @@
 import type { SignedInSession as SignedInDevice } from '#web/admin/api/types.ts';
-import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { BusyButton, Loading } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { formatDateTime } from '#web/admin/format.ts';
 import { useAction, useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { endSession, listSessions } from './account.api.ts';
 
 /** The admin's signed-in devices, each with a sign-out button (this one excepted). */

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { BackupEntry } from '#web/admin/api/types.ts';
 import { DownloadAndDelete, useDownload } from '#web/admin/components/download.tsx';
-import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { BusyButton, Loading } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { formatBytes, formatDateTime } from '#web/admin/format.ts';
 import { useAction, useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import {
   backupInfo,
   backupPath,

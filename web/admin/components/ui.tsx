@@ -2,16 +2,6 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '#web/admin/i18n.ts';
 
-/** An error from the server, announced to screen readers. */
-export function ErrorMessage({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <p class="error" role="alert">
-      {message}
-    </p>
-  );
-}
-
 /** A submit or action button that shows it is working and cannot be pressed twice. */
 export function BusyButton(props: {
   busy: boolean;

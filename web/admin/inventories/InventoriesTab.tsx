@@ -1,7 +1,8 @@
-import { ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { Loading } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { StatsPanel } from './StatsPanel.tsx';
 import { InventoryCard } from './InventoryCard.tsx';
 import { inventoryStats, listInventories, statsTotals } from './inventories.api.ts';

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { InventoryStats, InventoryView } from '#web/admin/api/types.ts';
-import { bindText } from '#web/admin/components/form.tsx';
-import { BusyButton, ErrorMessage } from '#web/admin/components/ui.tsx';
+import { BusyButton } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { formatDateTime, inventoryLabel } from '#web/admin/format.ts';
 import { useSubmit } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 import { ItemsView } from './ItemsView.tsx';
 import { JournalView } from './JournalView.tsx';
 import { ReadinessView } from './ReadinessView.tsx';

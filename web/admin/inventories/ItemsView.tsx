@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { bindText } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field, Loading } from '#web/admin/components/ui.tsx';
+import { Field, Loading } from '#web/admin/components/ui.tsx';
 import { formatCalendarDate } from '#web/admin/format.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 import { listItems } from './inventories.api.ts';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { JournalEntry } from '#web/admin/api/types.ts';
-import { BusyButton, ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { BusyButton, Loading } from '#web/admin/components/ui.tsx';
 import { errorMessage, formatDateTime } from '#web/admin/format.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { locale, t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { inventoryJournal } from './inventories.api.ts';
 
 const signed = (n: number) => (n > 0 ? '+' : '') + n.toLocaleString(locale);

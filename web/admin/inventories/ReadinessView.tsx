@@ -1,7 +1,8 @@
-import { ErrorMessage, Loading } from '#web/admin/components/ui.tsx';
+import { Loading } from '#web/admin/components/ui.tsx';
 import { formatCalendarDate } from '#web/admin/format.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { locale, t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { inventoryReadiness } from './inventories.api.ts';
 
 const number = (n: number) => n.toLocaleString(locale);

@@ -1,7 +1,7 @@
 import type { InventoryStats, Totals } from '#web/admin/api/types.ts';
-import { ErrorMessage } from '#web/admin/components/ui.tsx';
 import { formatDateTime, inventoryLabel } from '#web/admin/format.ts';
 import { t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 
 /** Statistics over all inventories, and a table per inventory (folded). */
 export function StatsPanel(props: {

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { AnalyzedResource, Resource, TagSuggestion } from '#web/admin/api/types.ts';
-import { BusyButton, ErrorMessage, Field, ProgressBar } from '#web/admin/components/ui.tsx';
+import { BusyButton, Field, ProgressBar } from '#web/admin/components/ui.tsx';
 import { errorMessage } from '#web/admin/format.ts';
 import { useAction } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
 import { ReviewForm } from './ReviewForm.tsx';
 import { analyzeFile, confirmAnalyzed } from './resources.api.ts';

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { Resource, TagSuggestion } from '#web/admin/api/types.ts';
 import { Submit } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field, ProgressBar } from '#web/admin/components/ui.tsx';
+import { Field, ProgressBar } from '#web/admin/components/ui.tsx';
 import { useAction } from '#web/admin/hooks.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { MetadataFields, metadataOf, toWire, type Metadata } from './MetadataFields.tsx';
 import { MAX_UPLOAD_BYTES, tooLarge } from './limits.ts';
 import { t } from '#web/admin/i18n.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { bindText } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field, Loading } from '#web/admin/components/ui.tsx';
+import { Field, Loading } from '#web/admin/components/ui.tsx';
 import { useLoad } from '#web/admin/hooks.ts';
+import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 import { AnalyzeUpload } from './AnalyzeUpload.tsx';
 import { ManualUpload } from './ManualUpload.tsx';
 import { ResourceCard } from './ResourceCard.tsx';

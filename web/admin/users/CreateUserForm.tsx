@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { bindText, passwordInput, Submit } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { Submit } from '#web/admin/components/form.tsx';
+import { Field } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useSubmit } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { bindText, passwordInput, ErrorMessage } from '#web/shared/form.tsx';
 import { createUser } from './users.api.ts';
 
 /** Creates a user; the server gives them a new inventory of their own. */

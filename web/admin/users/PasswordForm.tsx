@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { User } from '#web/admin/api/types.ts';
-import { CancelButton, passwordInput, Submit } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field } from '#web/admin/components/ui.tsx';
+import { CancelButton, Submit } from '#web/admin/components/form.tsx';
+import { Field } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useSubmit } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { passwordInput, ErrorMessage } from '#web/shared/form.tsx';
 import { setUserPassword } from './users.api.ts';
 
 /** Sets another user's password; their existing sessions end at once. */

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { InventoryStats, InventoryView, User } from '#web/admin/api/types.ts';
-import { BusyButton, ConfirmButton, ErrorMessage } from '#web/admin/components/ui.tsx';
+import { BusyButton, ConfirmButton } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { formatDate, inventoryLabel } from '#web/admin/format.ts';
 import { useAction } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
 import { assignInventory, deleteUser, detach, setAdmin } from './users.api.ts';
 

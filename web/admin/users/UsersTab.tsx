@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { bindText } from '#web/admin/components/form.tsx';
-import { ErrorMessage, Field, Loading } from '#web/admin/components/ui.tsx';
+import { Field, Loading } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 import { CreateUserForm } from './CreateUserForm.tsx';
 import { UserRow } from './UserRow.tsx';
 import { inventoryStats, listInventories } from '#web/admin/inventories/inventories.api.ts';

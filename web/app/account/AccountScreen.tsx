@@ -1,6 +1,7 @@
 import type { Household } from '#web/app/household.ts';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { CalendarLink } from './CalendarLink.tsx';
 import { LanguageChoice } from './LanguageChoice.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
@@ -35,11 +36,7 @@ export function AccountScreen(props: {
         >
           {action.busy ? t('household.signingOut') : t('household.signOut')}
         </button>
-        {action.error && (
-          <p class="error" role="alert">
-            {action.error}
-          </p>
-        )}
+        <ErrorMessage message={action.error} />
       </section>
     </section>
   );

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { api } from '#web/app/session/session.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 
 /**
  * The expiry calendar's subscription link (POST /api/inventory/calendar-key): a new key each
@@ -35,11 +36,7 @@ export function CalendarLink() {
           <p role="status">{t('household.calendarMade')}</p>
         </>
       )}
-      {action.error && (
-        <p class="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ErrorMessage message={action.error} />
     </section>
   );
 }

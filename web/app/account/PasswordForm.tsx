@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
+import { LabelledInput } from '#web/app/form.tsx';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { adoptLogin, api, type LoginResponse } from '#web/app/session/session.ts';
+import { ErrorMessage, passwordInput } from '#web/shared/form.tsx';
 
 /** The own password: the other devices are signed out, this one keeps going with new tokens. */
 export function PasswordForm() {
@@ -30,24 +32,15 @@ export function PasswordForm() {
     <section class="card">
       <h2 id="password-title">{t('account.changePassword')}</h2>
       <form onSubmit={submit}>
-        <label for="current-password">{t('account.currentPassword')}</label>
-        <input
+        <LabelledInput
           id="current-password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={current}
-          onInput={(e) => setCurrent(e.currentTarget.value)}
+          label={t('account.currentPassword')}
+          {...passwordInput('current', current, setCurrent)}
         />
-        <label for="new-password">{t('account.newPassword')}</label>
-        <input
+        <LabelledInput
           id="new-password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          value={next}
-          onInput={(e) => setNext(e.currentTarget.value)}
+          label={t('account.newPassword')}
+          {...passwordInput('new', next, setNext)}
         />
         <p class="hint">{t('account.passwordEffect')}</p>
         <button type="submit" class="primary" disabled={action.busy}>
@@ -55,11 +48,7 @@ export function PasswordForm() {
         </button>
       </form>
       {done && <p role="status">{t('account.passwordChanged')}</p>}
-      {action.error && (
-        <p class="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ErrorMessage message={action.error} />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { components } from '#web/admin/api/openapi.ts';
 import { useAction } from '#web/app/hooks.ts';
 import { locale, t } from '#web/app/i18n.ts';
 import { api, isOnline } from '#web/app/session/session.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 
 type SignedIn = components['schemas']['Session'];
 
@@ -49,11 +50,7 @@ export function Sessions() {
           ))}
         </ul>
       )}
-      {action.error && (
-        <p class="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ErrorMessage message={action.error} />
     </section>
   );
 }

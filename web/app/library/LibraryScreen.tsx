@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '#web/admin/api/openapi.ts';
+import { SearchField } from '#web/app/form.tsx';
 import type { Household } from '#web/app/household.ts';
 import { locale, t } from '#web/app/i18n.ts';
 import { api, freshAccessToken, isOnline, NetworkError } from '#web/app/session/session.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 
 type Resource = components['schemas']['Resource'];
 
@@ -70,15 +72,7 @@ export function LibraryScreen(props: { household: Household }) {
     <section aria-labelledby="library-title">
       <h1 id="library-title">{t('household.library')}</h1>
       <div class="toolbar" role="search">
-        <div class="field">
-          <label for="library-search">{t('household.search')}</label>
-          <input
-            id="library-search"
-            type="search"
-            value={search}
-            onInput={(e) => setSearch(e.currentTarget.value)}
-          />
-        </div>
+        <SearchField id="library-search" value={search} set={setSearch} />
         <div class="field">
           <label for="library-tag">{t('household.tag')}</label>
           <select id="library-tag" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
@@ -91,11 +85,7 @@ export function LibraryScreen(props: { household: Household }) {
           </select>
         </div>
       </div>
-      {(error || downloadError) && (
-        <p class="error" role="alert">
-          {error ?? downloadError}
-        </p>
-      )}
+      <ErrorMessage message={error || downloadError} />
       {list === null && !error && <p class="loading">{t('common.loading')}</p>}
       {list?.length === 0 && <p class="empty">{t('household.emptyLibrary')}</p>}
       {list !== null && list.length > 0 && shown.length === 0 && (

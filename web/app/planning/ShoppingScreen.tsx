@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { AddByName, Check } from '#web/app/form.tsx';
 import { useAction } from '#web/app/hooks.ts';
 import { locale, t } from '#web/app/i18n.ts';
 import { api } from '#web/app/session/session.ts';
 import { OptionalScreen } from '#web/app/stock/OptionalScreen.tsx';
+import { ErrorMessage } from '#web/shared/form.tsx';
 
 /** GET /api/inventory/shopping-list (docs/api.md, "The household's stock over time"). */
 interface Entry {
@@ -23,13 +24,14 @@ const amount = (e: Entry) =>
     : ` · ${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(e.quantity)}${e.unit ? ` ${e.unit}` : ''}`;
 
 function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: () => void }) {
-  const [name, setName] = useState('');
   const action = useAction();
   const run = (work: () => Promise<unknown>) =>
-    void action.run(work).then((ok) => {
-      if (!ok) return;
-      props.reload();
-      props.onChanged();
+    action.run(work).then((ok) => {
+      if (ok) {
+        props.reload();
+        props.onChanged();
+      }
+      return ok;
     });
   return (
     <>
@@ -37,27 +39,21 @@ function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: 
       <ul class="shopping">
         {props.entries.map((e) => (
           <li key={e.id} class={e.checked ? 'checked' : ''}>
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={e.checked}
-                onChange={(ev) =>
-                  run(() =>
-                    api('PATCH', `${PATH}/${encodeURIComponent(e.id)}`, {
-                      checked: ev.currentTarget.checked,
-                    }),
-                  )
-                }
-              />
+            <Check
+              checked={e.checked}
+              onChange={(checked) =>
+                void run(() => api('PATCH', `${PATH}/${encodeURIComponent(e.id)}`, { checked }))
+              }
+            >
               {e.name}
               {amount(e)}
-            </label>
+            </Check>
             {e.itemId && (
               <button
                 type="button"
                 aria-label={t('household.boughtOf', { name: e.name })}
                 onClick={() =>
-                  run(() => api('POST', `${PATH}/${encodeURIComponent(e.id)}/bought`, {}))
+                  void run(() => api('POST', `${PATH}/${encodeURIComponent(e.id)}/bought`, {}))
                 }
               >
                 {t('household.bought')}
@@ -67,7 +63,7 @@ function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: 
               <button
                 type="button"
                 aria-label={t('household.deleteOf', { name: e.name })}
-                onClick={() => run(() => api('DELETE', `${PATH}/${encodeURIComponent(e.id)}`))}
+                onClick={() => void run(() => api('DELETE', `${PATH}/${encodeURIComponent(e.id)}`))}
               >
                 {t('household.delete')}
               </button>
@@ -75,26 +71,12 @@ function ShoppingList(props: { entries: Entry[]; reload: () => void; onChanged: 
           </li>
         ))}
       </ul>
-      <form
-        class="inline"
-        onSubmit={(ev) => {
-          ev.preventDefault();
-          if (!name.trim()) return;
-          run(async () => {
-            await api('POST', PATH, { name: name.trim() });
-            setName('');
-          });
-        }}
-      >
-        <label for="shopping-new">{t('household.shoppingAdd')}</label>
-        <input id="shopping-new" value={name} onInput={(ev) => setName(ev.currentTarget.value)} />
-        <button type="submit">{t('household.add')}</button>
-      </form>
-      {action.error && (
-        <p class="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <AddByName
+        id="shopping-new"
+        label={t('household.shoppingAdd')}
+        add={(name) => run(() => api('POST', PATH, { name }))}
+      />
+      <ErrorMessage message={action.error} />
     </>
   );
 }

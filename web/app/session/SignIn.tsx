@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '#web/admin/api/openapi.ts';
 import type { StoredSession } from '#web/app/local/db.ts';
+import { LabelledInput } from '#web/app/form.tsx';
 import { useAction, useAppName } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
+import { bindText, ErrorMessage, passwordInput } from '#web/shared/form.tsx';
 import { signInWithCode, signInWithPassword } from './session.ts';
 
 type OidcInfo = paths['/api/auth/oidc']['get']['responses'][200]['content']['application/json'];
@@ -65,11 +67,7 @@ export function SignIn(props: {
           {props.notice}
         </p>
       )}
-      {providerError && (
-        <p class="error" role="alert">
-          {providerError}
-        </p>
-      )}
+      <ErrorMessage message={providerError} />
       {provider !== null && (
         <a class="button primary" href="/api/auth/oidc/start?page=app">
           {t('login.withProvider', { label: provider })}
@@ -78,36 +76,27 @@ export function SignIn(props: {
       {provider !== null && withPassword && <p class="or">{t('login.or')}</p>}
       {withPassword && (
         <form onSubmit={submit} aria-labelledby="sign-in-title">
-          <label for="sign-in-username">{t('login.username')}</label>
-          <input
+          <LabelledInput
             id="sign-in-username"
+            label={t('login.username')}
             name="username"
             autoComplete="username"
             autoCapitalize="none"
             required
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
+            {...bindText(username, setUsername)}
           />
-          <label for="sign-in-password">{t('login.password')}</label>
-          <input
+          <LabelledInput
             id="sign-in-password"
+            label={t('login.password')}
             name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
+            {...passwordInput('current', password, setPassword)}
           />
           <button type="submit" class="primary" disabled={action.busy} aria-busy={action.busy}>
             {action.busy ? t('login.signingIn') : t('login.signIn')}
           </button>
         </form>
       )}
-      {action.error && (
-        <p class="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ErrorMessage message={action.error} />
     </main>
   );
 }

@@ -1,8 +1,11 @@
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
+import { LabelledInput } from '#web/app/form.tsx';
 import { newId } from '#web/app/ids.ts';
 import { t } from '#web/app/i18n.ts';
+import { ErrorMessage } from '#web/shared/form.tsx';
 import { MinimumForm } from './MinimumForm.tsx';
-import type { Item, ItemFields } from './queue.ts';
+import type { Item, ItemFields, Named } from './queue.ts';
 import type { Replica, ReplicaView } from './replica.ts';
 
 /** The form's text for each field (inputs hold strings). */
@@ -95,6 +98,23 @@ export function ItemForm(props: { replica: Replica; view: ReplicaView; itemId: s
     onInput: (e: Event) =>
       setDraft((d) => ({ ...d, [key]: (e.currentTarget as HTMLInputElement).value })),
   });
+  const input = (
+    key: keyof Draft,
+    label: string,
+    attributes: Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id'> = {},
+  ) => <LabelledInput label={label} {...bind(key)} {...attributes} />;
+  const choice = (key: 'categoryId' | 'locationId', label: string, list: Named[] = []) => (
+    <>
+      <label for={`item-${key}`}>{label}</label>
+      <select {...bind(key)} onChange={bind(key).onInput}>
+        {list.map((place) => (
+          <option key={place.id} value={String(place.id)}>
+            {place.name}
+          </option>
+        ))}
+      </select>
+    </>
+  );
 
   const save = (event: Event) => {
     event.preventDefault();
@@ -127,53 +147,25 @@ export function ItemForm(props: { replica: Replica; view: ReplicaView; itemId: s
         </p>
       )}
       <form class="item-form" onSubmit={save} noValidate>
-        <label for="item-name">{t('household.field.name')}</label>
-        <input {...bind('name')} required maxLength={200} autoComplete="off" />
+        {input('name', t('household.field.name'), {
+          required: true,
+          maxLength: 200,
+          autoComplete: 'off',
+        })}
         <div class="row">
-          <div>
-            <label for="item-quantity">{t('household.field.quantity')}</label>
-            <input {...bind('quantity')} inputMode="decimal" />
-          </div>
-          <div>
-            <label for="item-unit">{t('household.field.unit')}</label>
-            <input {...bind('unit')} maxLength={50} />
-          </div>
+          <div>{input('quantity', t('household.field.quantity'), { inputMode: 'decimal' })}</div>
+          <div>{input('unit', t('household.field.unit'), { maxLength: 50 })}</div>
         </div>
-        <label for="item-categoryId">{t('household.field.category')}</label>
-        <select {...bind('categoryId')} onChange={bind('categoryId').onInput}>
-          {view.base?.categories.map((c) => (
-            <option key={c.id} value={String(c.id)}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <label for="item-locationId">{t('household.field.location')}</label>
-        <select {...bind('locationId')} onChange={bind('locationId').onInput}>
-          {view.base?.locations.map((l) => (
-            <option key={l.id} value={String(l.id)}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-        <label for="item-expiryDate">{t('household.field.expiry')}</label>
-        <input {...bind('expiryDate')} type="date" />
+        {choice('categoryId', t('household.field.category'), view.base?.categories)}
+        {choice('locationId', t('household.field.location'), view.base?.locations)}
+        {input('expiryDate', t('household.field.expiry'), { type: 'date' })}
         <div class="row">
-          <div>
-            <label for="item-unitPrice">{t('household.field.price')}</label>
-            <input {...bind('unitPrice')} inputMode="decimal" />
-          </div>
-          <div>
-            <label for="item-kcalPerKg">{t('household.field.kcal')}</label>
-            <input {...bind('kcalPerKg')} inputMode="numeric" />
-          </div>
+          <div>{input('unitPrice', t('household.field.price'), { inputMode: 'decimal' })}</div>
+          <div>{input('kcalPerKg', t('household.field.kcal'), { inputMode: 'numeric' })}</div>
         </div>
         <label for="item-notes">{t('household.field.notes')}</label>
         <textarea {...bind('notes')} rows={3} maxLength={4000} />
-        {problem && (
-          <p class="error" role="alert">
-            {problem}
-          </p>
-        )}
+        <ErrorMessage message={problem} />
         <div class="actions">
           <button type="submit" class="primary" disabled={noPlaces}>
             {t('common.save')}

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { offers } from '#web/app/features.ts';
+import { LabelledInput } from '#web/app/form.tsx';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { api, isOnline } from '#web/app/session/session.ts';
+import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 
 interface Level {
   itemId: string;
@@ -72,35 +74,22 @@ export function MinimumForm(props: { itemId: string }) {
     });
   };
 
+  const fields = [
+    ['minimum-min', t('household.field.minQuantity'), min, setMin],
+    ['minimum-target', t('household.field.targetQuantity'), target, setTarget],
+  ] as const;
   return (
     <section class="card" aria-labelledby="minimum-title">
       <h2 id="minimum-title">{t('household.minimum')}</h2>
       <form class="item-form" onSubmit={save} noValidate>
         <div class="row">
-          <div>
-            <label for="minimum-min">{t('household.field.minQuantity')}</label>
-            <input
-              id="minimum-min"
-              inputMode="decimal"
-              value={min}
-              onInput={(e) => setMin(e.currentTarget.value)}
-            />
-          </div>
-          <div>
-            <label for="minimum-target">{t('household.field.targetQuantity')}</label>
-            <input
-              id="minimum-target"
-              inputMode="decimal"
-              value={target}
-              onInput={(e) => setTarget(e.currentTarget.value)}
-            />
-          </div>
+          {fields.map(([id, label, value, set]) => (
+            <div key={id}>
+              <LabelledInput id={id} label={label} inputMode="decimal" {...bindText(value, set)} />
+            </div>
+          ))}
         </div>
-        {action.error && (
-          <p class="error" role="alert">
-            {action.error}
-          </p>
-        )}
+        <ErrorMessage message={action.error} />
         {done && <p role="status">{done}</p>}
         <div class="actions">
           <button type="submit" disabled={action.busy}>

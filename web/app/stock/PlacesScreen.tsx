@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
+import { AddByName } from '#web/app/form.tsx';
 import { useAction } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { api, isOnline } from '#web/app/session/session.ts';
+import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 import type { Named } from './queue.ts';
 import type { Replica, ReplicaView } from './replica.ts';
 
@@ -13,13 +15,11 @@ type Kind = 'categories' | 'locations';
  */
 function NamedList(props: { kind: Kind; list: Named[]; replica: Replica; online: boolean }) {
   const { kind, replica } = props;
-  const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ id: number; name: string } | null>(null);
   const action = useAction();
   const path = `/api/inventory/${kind}`;
   const title = t(kind === 'categories' ? 'household.categories' : 'household.locations');
   const done = async () => {
-    setName('');
     setEditing(null);
     await replica.sync();
   };
@@ -46,9 +46,8 @@ function NamedList(props: { kind: Kind; list: Named[]; replica: Replica; online:
                 </label>
                 <input
                   id={`${kind}-rename`}
-                  value={editing.name}
                   maxLength={100}
-                  onInput={(e) => setEditing({ id: entry.id, name: e.currentTarget.value })}
+                  {...bindText(editing.name, (name) => setEditing({ id: entry.id, name }))}
                 />
                 <button type="submit" disabled={!props.online || action.busy}>
                   {t('common.save')}
@@ -86,35 +85,19 @@ function NamedList(props: { kind: Kind; list: Named[]; replica: Replica; online:
           ),
         )}
       </ul>
-      <form
-        class="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!name.trim()) return;
-          void action.run(async () => {
-            await api('POST', path, { name: name.trim() });
+      <AddByName
+        id={`${kind}-new`}
+        label={t(kind === 'categories' ? 'household.newCategory' : 'household.newLocation')}
+        maxLength={100}
+        disabled={!props.online || action.busy}
+        add={(name) =>
+          action.run(async () => {
+            await api('POST', path, { name });
             await done();
-          });
-        }}
-      >
-        <label for={`${kind}-new`}>
-          {t(kind === 'categories' ? 'household.newCategory' : 'household.newLocation')}
-        </label>
-        <input
-          id={`${kind}-new`}
-          value={name}
-          maxLength={100}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-        <button type="submit" disabled={!props.online || action.busy}>
-          {t('household.add')}
-        </button>
-      </form>
-      {action.error && (
-        <p class="error" role="alert">
-          {action.error}
-        </p>
-      )}
+          })
+        }
+      />
+      <ErrorMessage message={action.error} />
     </section>
   );
 }

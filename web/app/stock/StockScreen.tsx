@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { offers } from '#web/app/features.ts';
+import { Check, SearchField } from '#web/app/form.tsx';
 import { locale, t } from '#web/app/i18n.ts';
 import { api } from '#web/app/session/session.ts';
 import type { ItemNote } from './queue.ts';
@@ -57,15 +58,7 @@ export function StockScreen(props: { replica: Replica; view: ReplicaView }) {
         </a>
       </div>
       <div class="toolbar" role="search">
-        <div class="field">
-          <label for="stock-search">{t('household.search')}</label>
-          <input
-            id="stock-search"
-            type="search"
-            value={query.search}
-            onInput={(e) => set({ search: e.currentTarget.value })}
-          />
-        </div>
+        <SearchField id="stock-search" value={query.search} set={(search) => set({ search })} />
         <div class="field">
           <label for="stock-group">{t('household.groupBy')}</label>
           <select
@@ -79,23 +72,13 @@ export function StockScreen(props: { replica: Replica; view: ReplicaView }) {
         </div>
         <fieldset class="filters">
           <legend>{t('household.filters')}</legend>
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={query.expiring}
-              onChange={(e) => set({ expiring: e.currentTarget.checked })}
-            />
+          <Check checked={query.expiring} onChange={(expiring) => set({ expiring })}>
             {t('household.expiring')}
-          </label>
+          </Check>
           {minimums && (
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={query.belowMinimum}
-                onChange={(e) => set({ belowMinimum: e.currentTarget.checked })}
-              />
+            <Check checked={query.belowMinimum} onChange={(belowMinimum) => set({ belowMinimum })}>
               {t('household.belowMinimum')}
-            </label>
+            </Check>
           )}
         </fieldset>
       </div>
