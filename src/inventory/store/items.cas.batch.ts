@@ -72,5 +72,3 @@ export function createCasBatcher(db: Executor) {
     });
   };
 }
-
-export type CasBatcher = ReturnType<typeof createCasBatcher>;
