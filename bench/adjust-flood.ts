@@ -2,7 +2,7 @@
  * One member floods one item with adjusts (docs/decisions.md "Offline operations", bounded cost):
  *
  *   node --import tsx bench/adjust-flood.ts [--pg] [--adjusts 100000] [--batch 1000] [--shuffled]
- *     [--profile <dir>]
+ *     [--profile <dir>] [--root <checkout>]
  *
  * Sends `adjusts` adjusts of one item as POST /api/inventory/sync batches of `batch` operations,
  * one after another (`--shuffled`: the times within each batch in random order), while /health is
@@ -10,7 +10,8 @@
  * ratio (flat: about 1), and /health p50 / p99 / max over the whole run (target p99 ≤ 50 ms),
  * against the same server polled idle for 3 s first (the machine's own latency: the ratio).
  * The server runs as in production (`node dist/main.js`, built first when stale); `--profile`
- * runs it under `node --cpu-prof`, its profile written to that folder as it stops.
+ * runs it under `node --cpu-prof`, its profile written to that folder as it stops; `--root` runs
+ * another checkout's built server instead (main's, for a before/after pair on the same machine).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -31,6 +32,8 @@ const SHUFFLED = process.argv.includes('--shuffled');
 const IDLE_MS = 3000;
 const PROFILE_AT = process.argv.indexOf('--profile');
 const PROFILE_DIR = PROFILE_AT > 0 ? path.resolve(process.argv[PROFILE_AT + 1]!) : undefined;
+const ROOT_AT = process.argv.indexOf('--root');
+const OTHER_ROOT = ROOT_AT > 0 ? path.resolve(process.argv[ROOT_AT + 1]!) : undefined;
 
 function build(): void {
   const script = 'scripts/ensure-server-build.mjs';
@@ -55,6 +58,7 @@ async function main() {
     bcryptCost: 4,
     logLevel: 'warn',
     profileDir: PROFILE_DIR,
+    root: OTHER_ROOT,
   });
   try {
     const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;

@@ -27,6 +27,7 @@ import { webPush } from './cases/web-push.js';
 import { seedLarge } from './fixtures/large.js';
 import { startStandard, type Standard } from './fixtures/standard.js';
 import { checkOpenFiles } from './lib/limits.js';
+import { DEFAULT_PG_URL } from './lib/target.js';
 import { parseOptions, USAGE, type CaseName, type Options } from './lib/options.js';
 import { ROOT, cleanUp } from './lib/processes.js';
 import { printTable, type Row } from './lib/report.js';
@@ -52,6 +53,17 @@ function build(): void {
   }
 }
 
+const hidePassword = (url: string) => url.replace(/\/\/[^@]*@/, '//');
+
+/** The databases the run uses: the box case runs on PostgreSQL + NATS whatever the others use. */
+function databases(o: Options): string {
+  const box = `PostgreSQL (${hidePassword(o.target.url ?? DEFAULT_PG_URL)}) + NATS`;
+  if (o.cases.length === 1 && o.cases[0] === 'box') return box;
+  const main =
+    o.target.dialect === 'sqlite' ? 'SQLite' : `PostgreSQL (${hidePassword(o.target.url!)})`;
+  return o.cases.includes('box') ? `${main}; the box case on ${box}` : main;
+}
+
 function describeMachine(o: Options): string {
   const commit = (() => {
     try {
@@ -70,9 +82,7 @@ function describeMachine(o: Options): string {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
     `Node ${process.version}`,
-    o.target.dialect === 'sqlite'
-      ? 'SQLite'
-      : `PostgreSQL (${o.target.url!.replace(/\/\/[^@]*@/, '//')})`,
+    databases(o),
     `commit ${commit}`,
     o.quick ? 'quick (small sizes, not judged)' : 'full',
   ].join(' · ');

@@ -14,14 +14,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import {
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  type Session,
-} from '#test/helpers/app.js';
+import { createUser, loginAsAdmin, type Session } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 
 const at = process.argv.indexOf('--sockets');
 const SOCKETS = at > 0 ? Number(process.argv[at + 1]) : 2000;
@@ -79,8 +73,7 @@ async function measure(
 }
 
 async function larder() {
-  const env = testEnvironment('sqlite', { LARDER_SOCKETS_PER_USER: String(1000) });
-  const t = await buildTestApp('sqlite', { env });
+  const t = await startTestApp('sqlite', { extraEnv: { LARDER_SOCKETS_PER_USER: String(1000) } });
   try {
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const admin = await loginAsAdmin(t.app);
@@ -92,7 +85,6 @@ async function larder() {
     );
   } finally {
     await t.close();
-    await destroyTestEnvironment(env);
   }
 }
 

@@ -7,12 +7,8 @@
  * of the page's main thread). Prints milliseconds and the ratio to the baseline; judges nothing.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import {
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-} from '#test/helpers/app.js';
+import { createUser, loginAsAdmin } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 import { ensureWebBuild } from '#test/helpers/web-build.js';
 import { call, wholeInventory } from '#test/inventory/helpers.js';
 
@@ -59,7 +55,7 @@ async function longestTaskWhileScrolling(browser: Browser, page: Page): Promise<
 }
 
 ensureWebBuild();
-const t = await buildTestApp('sqlite');
+const t = await startTestApp('sqlite');
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   headless: true,
@@ -111,5 +107,4 @@ try {
 } finally {
   await browser.close();
   await t.close();
-  await destroyTestEnvironment(t.env);
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -12,24 +13,32 @@ import { num, ratio, type Row } from '#bench/lib/report.js';
 import { itemId } from '#bench/lib/seed.js';
 
 const kB = (bytes: number) => `${num(bytes / 1000)} kB`;
+const cpu = (t: Throughput) =>
+  t.cpuUsPerRequest === undefined ? '' : `, CPU ${num(t.cpuUsPerRequest)} µs/req`;
 const rate = (t: Throughput) =>
-  `${num(t.rps)} req/s (p99 ${num(t.p99)} ms${t.failures ? `, **${t.failures} failed: ${t.failureKinds}**` : ''})`;
+  `${num(t.rps)} req/s (p99 ${num(t.p99)} ms${cpu(t)}${t.failures ? `, **${t.failures} failed: ${t.failureKinds}**` : ''})`;
 
 /** Measures Larder, then the baseline with the same load; returns the table row. */
 async function compare(
   o: Options,
   name: string,
-  larderBase: string,
+  larderServer: { base: string; child: ChildProcess },
   load: Load,
-  bare: { label: string; start: () => Promise<{ base: string; stop(): Promise<void> }> },
+  bare: {
+    label: string;
+    start: () => Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }>;
+  },
   target: { text: string; ratio: number },
 ): Promise<Row> {
   const timing = { seconds: o.seconds, warmupSeconds: o.warmupSeconds };
-  const larder = await throughput(larderBase, load, timing);
+  const larder = await throughput(larderServer.base, load, {
+    ...timing,
+    pid: larderServer.child.pid,
+  });
   const server = await bare.start();
   let baseline: Throughput;
   try {
-    baseline = await throughput(server.base, load, timing);
+    baseline = await throughput(server.base, load, { ...timing, pid: server.child.pid });
   } finally {
     await server.stop();
   }
@@ -63,7 +72,7 @@ export async function inventoryGet(o: Options, std: Standard): Promise<Row[]> {
   const row = await compare(
     o,
     `authenticated \`GET /api/inventory\`, 1,000 items (${kB(bytes.length)}), 32 connections`,
-    std.larder.base,
+    std.larder,
     load,
     {
       label: 'bare node:http sending the identical bytes from memory',
@@ -85,7 +94,7 @@ export async function inventoryGetGzip(o: Options, std: Standard): Promise<Row[]
   const row = await compare(
     o,
     `same with \`Accept-Encoding: gzip\` (${kB(zipped.body.length)}; bare: ${kB(zlib.gzipSync(bytes).length)})`,
-    std.larder.base,
+    std.larder,
     load,
     {
       label: 'bare server gzipping each response',
@@ -158,7 +167,7 @@ export async function patch(o: Options, std: Standard): Promise<Row[]> {
   const row = await compare(
     o,
     `\`PATCH /api/inventory/items/{id}\`, 32 connections, ${std.writers.length} inventories`,
-    std.larder.base,
+    std.larder,
     patchLoad(std),
     {
       label: `bare node:http + JSON parse + the same one-row UPDATE with ${what}`,
@@ -180,7 +189,7 @@ export async function messages(o: Options, std: Standard): Promise<Row[]> {
   const row = await compare(
     o,
     '`POST /api/messages`, 16 connections',
-    std.larder.base,
+    std.larder,
     messageLoad(std),
     {
       label: `bare node:http + JSON parse + one INSERT with ${what}`,

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { processCpuMs } from './processes.js';
 
 /** One closed-loop HTTP load: `connections` clients each sending the next request on an answer. */
 export interface Load {
@@ -19,6 +20,12 @@ export interface Throughput {
   failures: number;
   /** what the failures were: status codes and error counts, e.g. "503 ×12, errors ×1" */
   failureKinds: string;
+  /**
+   * CPU time (all threads) the server's process used per answered request while measured, in
+   * µs, when its pid was given: unlike the rate it barely moves when other processes take the
+   * cores, so it tells a change apart on a busy machine (a database server's own CPU is not in it)
+   */
+  cpuUsPerRequest?: number;
 }
 
 /**
@@ -75,11 +82,15 @@ type Length = { seconds: number } | { amount: number };
 export async function throughput(
   base: string,
   load: Load,
-  options: Length & { warmupSeconds: number },
+  options: Length & { warmupSeconds: number; pid?: number },
 ): Promise<Throughput> {
   if (options.warmupSeconds > 0) await run(base, load, { seconds: options.warmupSeconds });
+  const cpuBefore = options.pid === undefined ? 0 : processCpuMs(options.pid);
   const result = await run(base, load, options);
+  const cpuMs = options.pid === undefined ? undefined : processCpuMs(options.pid) - cpuBefore;
   return {
+    ...(cpuMs !== undefined &&
+      result['2xx'] > 0 && { cpuUsPerRequest: (cpuMs * 1000) / result['2xx'] }),
     rps: result['2xx'] / result.elapsedSeconds,
     p50: result.latency.p50,
     p99: result.latency.p99,

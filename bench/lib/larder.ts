@@ -51,6 +51,8 @@ export interface StartOptions {
   profileDir?: string | null;
   /** the port to listen on (a free one by default) */
   port?: number;
+  /** another checkout whose built dist/main.js to run (a before/after comparison); this one by default */
+  root?: string;
 }
 
 export interface Running {
@@ -93,7 +95,7 @@ export async function startLarder(store: Store, options: StartOptions): Promise<
   ];
   const started = performance.now();
   const child = spawnTracked(process.execPath, args, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: childEnv(env),
     stdio: ['ignore', log, log, ...(options.preload ? ['ipc' as const] : [])],
   });

@@ -2,14 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-} from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
+import { DIALECTS, loginAsAdmin } from '#test/helpers/app.js';
+import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { postBackup } from './helpers.js';
 import { fileResponseCases } from '#test/helpers/file-responses.js';
 
@@ -183,16 +177,16 @@ describe.each(DIALECTS)('backups through the admin API (%s)', (dialect) => {
 
 describe.each(DIALECTS)('the backup directory (%s)', (dialect) => {
   it('falls back to <dataDir>/backups when LARDER_BACKUP_DIR cannot be created', async () => {
-    const env = testEnvironment(dialect);
-    const blocker = path.join(env.LARDER_DATA_DIR!, 'not-a-directory');
-    fs.writeFileSync(blocker, 'a file where a directory should be');
-    env.LARDER_BACKUP_DIR = path.join(blocker, 'backups');
-    const t = await buildTestApp(dialect, { env });
-    try {
+    const blockBackupDir = (env: Record<string, string>) => {
+      const blocker = path.join(env.LARDER_DATA_DIR!, 'not-a-directory');
+      fs.writeFileSync(blocker, 'a file where a directory should be');
+      env.LARDER_BACKUP_DIR = path.join(blocker, 'backups');
+    };
+    await inTestApp(dialect, { prepare: blockBackupDir }, async (t) => {
       const admin = await loginAsAdmin(t.app);
       const res = await postBackup(t.app, admin);
       expect(res.statusCode).toBe(201);
-      const fallback = path.join(env.LARDER_DATA_DIR!, 'backups');
+      const fallback = path.join(t.env.LARDER_DATA_DIR!, 'backups');
       expect(fs.existsSync(path.join(fallback, res.json().name))).toBe(true);
       const list = await t.app.inject({
         method: 'GET',
@@ -200,9 +194,6 @@ describe.each(DIALECTS)('the backup directory (%s)', (dialect) => {
         headers: admin.headers,
       });
       expect(list.json()[0].name).toBe(res.json().name);
-    } finally {
-      await t.close();
-      await destroyTestEnvironment(env);
-    }
+    });
   });
 });

@@ -7,13 +7,8 @@ import { createDatabase, sqlitePath } from '#src/db/database.js';
 import { MIGRATIONS, migrateToLatest } from '#src/db/migrate.js';
 import { runCli } from '#test/cli/run-cli.js';
 import { seedOldHousehold } from '#test/helpers/old-schema.js';
-import {
-  DIALECTS,
-  buildTestApp,
-  destroyTestEnvironment,
-  login,
-  testEnvironment,
-} from '#test/helpers/app.js';
+import { DIALECTS, destroyTestEnvironment, login, testEnvironment } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 
 /** The schema of Larder's first release: the migrations of 2026-11-23. */
 const FIRST_RELEASE = Object.fromEntries(
@@ -68,7 +63,7 @@ describe.each(DIALECTS)('restoring a backup made by the first release (%s)', (di
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stderr).toMatch(/restored 3 rows/);
 
-    const { app, close } = await buildTestApp(dialect, { env });
+    const { app, close } = await startTestApp(dialect, { env });
     try {
       const refresh = await app.inject({
         method: 'POST',

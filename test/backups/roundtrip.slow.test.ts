@@ -2,14 +2,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DIALECTS,
-  buildTestApp,
   destroyTestEnvironment,
   itOnPostgres,
   loginAsAdmin,
   testEnvironment,
   type TestDialect,
 } from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
+import { startTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { postBackup } from './helpers.js';
 import { runCli } from '#test/cli/run-cli.js';
 import { fillThroughApi, snapshotThroughApi, type Filled } from './fill.js';
@@ -51,7 +50,7 @@ describe('backup round trip from SQLite', () => {
     const r = await runCli(env, ['restore', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`restored \\d+ rows into \\d+ tables .*into ${dialect}`));
-    return buildTestApp(dialect, { env });
+    return startTestApp(dialect, { env });
   }
 
   it.each(DIALECTS)('restored into a fresh %s database, the API answers the same', async (d) => {

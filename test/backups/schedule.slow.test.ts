@@ -2,12 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  DIALECTS,
-  buildTestApp,
-  destroyTestEnvironment,
-  testEnvironment,
-} from '#test/helpers/app.js';
+import { DIALECTS, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 
 const OWN = /^larder-\d{8}-\d{6}(-\d+)?\.sql\.gz$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +15,7 @@ describe.each(DIALECTS)('scheduled backups (%s)', (dialect) => {
       LARDER_BACKUP_INTERVAL: '1',
       LARDER_BACKUP_KEEP: '2',
     });
-    const t = await buildTestApp(dialect, { env });
+    const t = await startTestApp(dialect, { env });
     const dir = t.config.backupDir;
     try {
       fs.writeFileSync(path.join(dir, 'copied-by-hand.sql.gz'), zlib.gzipSync('x'));

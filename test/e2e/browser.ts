@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { buildTestApp, destroyTestEnvironment, type TestApp } from '#test/helpers/app.js';
+import type { TestApp } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 import { ensureWebBuild } from '#test/helpers/web-build.js';
 
 /** Debian's Chromium unless LARDER_TEST_CHROMIUM names another binary. */
@@ -118,7 +119,7 @@ export interface BrowserTestContext {
  */
 async function startBrowserTest(): Promise<BrowserTestContext> {
   ensureWebBuild();
-  const t = await buildTestApp('sqlite');
+  const t = await startTestApp('sqlite');
   let base: string;
   let browser: Browser;
   try {
@@ -126,7 +127,6 @@ async function startBrowserTest(): Promise<BrowserTestContext> {
     browser = await launchBrowser();
   } catch (err) {
     await t.close();
-    await destroyTestEnvironment(t.env);
     throw err;
   }
   return {
@@ -136,7 +136,6 @@ async function startBrowserTest(): Promise<BrowserTestContext> {
     async close() {
       await browser.close();
       await t.close();
-      await destroyTestEnvironment(t.env);
     },
   };
 }

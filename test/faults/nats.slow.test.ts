@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HAS_POSTGRES,
-  buildTestApp,
   createUser,
   destroyTestEnvironment,
   loginAsAdmin,
@@ -9,6 +8,7 @@ import {
   type Session,
   type TestApp,
 } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
 import { NATS_URL } from '#test/events/nats-helpers.js';
 import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
@@ -45,8 +45,8 @@ describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`NATS unreachable for every instance
   beforeAll(async () => {
     proxy = await startFaultProxy(NATS_URL!);
     const env = testEnvironment('postgres', { LARDER_BUS_URL: proxy.url });
-    a = await buildTestApp('postgres', { env });
-    b = await buildTestApp('postgres', { env });
+    a = await startTestApp('postgres', { env });
+    b = await startTestApp('postgres', { env });
     const admin = await loginAsAdmin(a.app);
     anna = await createUser(a.app, admin, 'anna');
     ben = await createUser(a.app, admin, 'ben');

@@ -2,14 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { describe, it } from 'vitest';
-import { buildApp } from '#src/app.js';
-import { loadConfig, type Config } from '#src/config.js';
-import { loggerOptions } from '#src/http/logging.js';
-import { checkAnswersAgainstDocument } from './contract.js';
+import type { Config } from '#src/config.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -79,43 +75,6 @@ export function testEnvironment(
     env.LARDER_DATABASE_SCHEMA = `t_${crypto.randomBytes(6).toString('hex')}`;
   }
   return env;
-}
-
-export async function buildTestApp(
-  dialect: TestDialect,
-  options: {
-    env?: Record<string, string>;
-    clock?: TestClock;
-    heartbeatMs?: number;
-    /** when given, the app logs at info, one JSON line per entry pushed here */
-    logLines?: string[];
-  } = {},
-): Promise<TestApp> {
-  const env = options.env ?? testEnvironment(dialect);
-  const clock = options.clock ?? createTestClock();
-  const config = loadConfig(env);
-  const lines = options.logLines;
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines?.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const app = await buildApp(config, {
-    logger: lines ? { ...(loggerOptions('info') as object), stream } : false,
-    clock: clock.now,
-    heartbeatMs: options.heartbeatMs,
-  });
-  await app.ready();
-  const contract = checkAnswersAgainstDocument(app);
-  let closed: Promise<void> | undefined;
-  return {
-    app,
-    config,
-    clock,
-    env,
-    close: () => (closed ??= app.close().then(() => contract.assertKept())),
-  };
 }
 
 /** Removes what a test environment left behind: its data dir and its PostgreSQL schema. */

@@ -1,7 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '#src/app.js';
+import { loadConfig } from '#src/config.js';
+import { loggerOptions } from '#src/http/logging.js';
+import { checkAnswersAgainstDocument } from './contract.js';
 import {
-  buildTestApp,
+  createTestClock,
   createUser,
   destroyTestEnvironment,
   loginAsAdmin,
@@ -56,6 +61,40 @@ function environmentFor(dialect: TestDialect, options: TestAppOptions) {
   return { env, owned: true };
 }
 
+/** The app of every helper below, on the environment given: checked against its OpenAPI document. */
+async function buildTestApp(
+  dialect: TestDialect,
+  options: Pick<TestAppOptions, 'clock' | 'heartbeatMs' | 'logLines'> & {
+    env: Record<string, string>;
+  },
+): Promise<TestApp> {
+  const { env } = options;
+  const clock = options.clock ?? createTestClock();
+  const config = loadConfig(env);
+  const lines = options.logLines;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines?.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = await buildApp(config, {
+    logger: lines ? { ...(loggerOptions('info') as object), stream } : false,
+    clock: clock.now,
+    heartbeatMs: options.heartbeatMs,
+  });
+  await app.ready();
+  const contract = checkAnswersAgainstDocument(app);
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    config,
+    clock,
+    env,
+    close: () => (closed ??= app.close().then(() => contract.assertKept())),
+  };
+}
+
 /**
  * One app for a describe block: built in beforeAll with the admin signed in and the users asked
  * for created; closed in afterAll, its data dir and PostgreSQL schema removed. The object (and
@@ -107,6 +146,29 @@ export function useTestApp(dialect: TestDialect, options: TestAppOptions = {}): 
 }
 
 /**
+ * One app outside a describe block's hooks (a worker thread, a benchmark, a suite's own set-up):
+ * built from a fresh environment, or the one given in `options.env`; `close()` closes it and
+ * removes the environment unless it was given.
+ */
+export async function startTestApp(
+  dialect: TestDialect,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const { env, owned } = environmentFor(dialect, options);
+  const removeOwned = () => (owned ? destroyTestEnvironment(env) : Promise.resolve());
+  let t: TestApp;
+  try {
+    t = await buildTestApp(dialect, { ...options, env });
+  } catch (err) {
+    await removeOwned();
+    throw err;
+  }
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= t.close().finally(removeOwned));
+  return { ...t, close };
+}
+
+/**
  * One app for one test: built, handed to `body`, then closed whatever happens, and its
  * environment removed unless it was given in `options.env`.
  */
@@ -115,16 +177,11 @@ export async function inTestApp<T>(
   options: TestAppOptions,
   body: (t: TestApp) => Promise<T>,
 ): Promise<T> {
-  const { env, owned } = environmentFor(dialect, options);
+  const t = await startTestApp(dialect, options);
   try {
-    const t = await buildTestApp(dialect, { ...options, env });
-    try {
-      return await body(t);
-    } finally {
-      await t.close();
-    }
+    return await body(t);
   } finally {
-    if (owned) await destroyTestEnvironment(env);
+    await t.close();
   }
 }
 
@@ -136,14 +193,10 @@ export async function inTestApp<T>(
 export function useListeningApp(dialect: TestDialect, extraEnv: Record<string, string>) {
   const listening = { port: 0, t: {} as TestApp };
   beforeAll(async () => {
-    const env = testEnvironment(dialect, extraEnv);
-    listening.t = await buildTestApp(dialect, { env });
+    listening.t = await startTestApp(dialect, { extraEnv });
     await listening.t.app.listen({ host: '127.0.0.1', port: 0 });
     listening.port = (listening.t.app.server.address() as AddressInfo).port;
   });
-  afterAll(async () => {
-    await listening.t.close();
-    await destroyTestEnvironment(listening.t.env);
-  });
+  afterAll(() => listening.t.close());
   return listening;
 }

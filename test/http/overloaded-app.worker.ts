@@ -1,21 +1,14 @@
 import { parentPort } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
-import {
-  buildTestApp,
-  createUser,
-  destroyTestEnvironment,
-  loginAsAdmin,
-  testEnvironment,
-  login,
-} from '#test/helpers/app.js';
+import { createUser, loginAsAdmin, login } from '#test/helpers/app.js';
+import { startTestApp } from '#test/helpers/fixtures.js';
 
 /**
  * An app with the overload check on (30 ms), on its own thread with its own event loop: told to,
  * it keeps that loop late, which the test's loop does not feel (test/http/overloaded-app.ts).
  */
 const port = parentPort!;
-const env = testEnvironment('sqlite', { LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '30' });
-const t = await buildTestApp('sqlite', { env });
+const t = await startTestApp('sqlite', { extraEnv: { LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '30' } });
 await t.app.listen({ host: '127.0.0.1', port: 0 });
 // loading and compiling the modules (and a loaded machine) keep this loop late at first: each
 // step of signing anna up is taken again until the check lets it through
@@ -58,7 +51,6 @@ port.on('message', async (message: { type: 'late'; ms: number } | { type: 'close
     port.postMessage({ type: 'idle' });
   } else {
     await t.close();
-    await destroyTestEnvironment(env);
     port.postMessage({ type: 'closed' });
   }
 });

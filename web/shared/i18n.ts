@@ -32,3 +32,6 @@ export function translatorFor(wanted: readonly string[]) {
   const t = (key: Key | PluralBase, vars?: Vars): string => translate(key, vars);
   return { lang, locale, t };
 }
+
+/** The `t` of a page's language (each interface picks its own). */
+export type Translate = ReturnType<typeof translatorFor>['t'];

@@ -163,10 +163,14 @@ export function adjustLog(db: Executor, inventoryId: string, itemId: string, sto
       };
     },
 
-    async flush(pace?: () => Promise<void>): Promise<void> {
+    /**
+     * Writes the deletions and changed totals; returns the new rows, which the caller inserts
+     * with every other item's of the write (repo.insertAdjusts: one statement on PostgreSQL).
+     */
+    async flush(): Promise<Row[]> {
       if (cut) await repo.deleteAdjusts(db, inventoryId, itemId, cut.t, cut.rows);
-      await repo.insertAdjusts(db, [...news.values()], pace);
       await repo.setTotals(db, [...changed]);
+      return [...news.values()];
     },
   };
 }

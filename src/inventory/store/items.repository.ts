@@ -1,6 +1,7 @@
 import { Prepared, ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
-import type { Executor } from '#src/db/executor.js';
+import { isPostgres, type Executor } from '#src/db/executor.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
+import { SET } from './items.cas.repository.js';
 
 /**
  * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page
@@ -107,21 +108,45 @@ export async function findItemStates(
 
 const values = (row: ItemsStateTable) => STATE_COLUMNS.map((c) => row[c]);
 const FIELDS = STATE_COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
-const insertOne = new Prepared(
-  `insert into "items" (${STATE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${STATE_COLUMNS.map(() => '?').join(', ')})`,
-);
+/** Each column's PostgreSQL type, for the array parameters of the statements below. */
+const PG_TYPES: Record<(typeof STATE_COLUMNS)[number], string> = {
+  inventory_id: 'text',
+  id: 'text',
+  revision: 'bigint',
+  ...SET,
+};
 const updateOne = new Prepared(
   `update "items" set ${FIELDS.map((c) => `"${c}" = ?`).join(', ')} where "inventory_id" = ? and "id" = ?`,
 );
+// PostgreSQL: every row in one statement, one array parameter per column
+const UPDATED = ['id', ...FIELDS] as const;
+const updateMany = new Prepared(
+  `update "items" as "i" set ${FIELDS.map((c) => `"${c}" = "u"."${c}"`).join(', ')} from unnest(${UPDATED.map((c) => `?::${PG_TYPES[c]}[]`).join(', ')}) as "u"(${UPDATED.map((c) => `"${c}"`).join(', ')}) where "i"."inventory_id" = ? and "i"."id" = "u"."id"`,
+  { name: 'larder-items-update-many' },
+);
 
-/** Writes the row: an update when `exists`, else an insert (the caller read it in this transaction). */
-export async function writeItem(
+/**
+ * Writes the rows over the stored items of one inventory (the caller read them in this
+ * transaction). On PostgreSQL one statement per ITEMS_PAGE rows: a statement per row was a round
+ * trip per item with the inventory's lock held (60 of a 60-op batch's 70 on 30 items).
+ */
+export async function updateItems(
   db: Executor,
-  row: ItemsStateTable,
-  exists: boolean,
+  inventoryId: string,
+  rows: ItemsStateTable[],
+  pace?: () => Promise<void>,
 ): Promise<void> {
-  if (exists) await updateOne.run(db, [...FIELDS.map((c) => row[c]), row.inventory_id, row.id]);
-  else await insertOne.run(db, values(row));
+  if (!isPostgres(db)) {
+    for (const row of rows) {
+      await updateOne.run(db, [...FIELDS.map((c) => row[c]), row.inventory_id, row.id]);
+    }
+    return;
+  }
+  for (let i = 0; i < rows.length; i += ITEMS_PAGE) {
+    const slice = rows.slice(i, i + ITEMS_PAGE);
+    await updateMany.run(db, [...UPDATED.map((c) => slice.map((row) => row[c])), inventoryId]);
+    if (pace && i + ITEMS_PAGE < rows.length) await pace();
+  }
 }
 
 const setState = new Prepared(
@@ -133,7 +158,13 @@ export async function setMergeState(db: Executor, inventoryId: string, id: strin
   await setState.run(db, [state, inventoryId, id]);
 }
 
-const insertRows = bulkInsert('items', STATE_COLUMNS);
+// PostgreSQL: one INSERT … FROM unnest per 2,000 rows (without the types: 200-row statements,
+// then the rest one row per statement)
+const insertRows = bulkInsert(
+  'items',
+  STATE_COLUMNS,
+  STATE_COLUMNS.map((c) => PG_TYPES[c]),
+);
 
 export async function insertItems(
   db: Executor,

@@ -1,11 +1,11 @@
-import type { ItemsStateTable } from '#src/db/types.js';
+import type { ItemAdjustsTable, ItemsStateTable } from '#src/db/types.js';
 import { toItem } from './inventory.mapper.js';
 import type { Item } from '#src/inventory/inventory.schemas.js';
 import type { MutationContext } from './inventory.mutate.js';
 import { journalRecorder, type Held } from './journal.recorder.js';
 import { itemsDeleted } from './shopping.changes.js';
 import { adjustLog, type AdjustLog, type Counted } from './items.adjusts.js';
-import { deleteAdjustsOf, foldAdjustsBefore } from './items.adjusts.repository.js';
+import { deleteAdjustsOf, foldAdjustsBefore, insertAdjusts } from './items.adjusts.repository.js';
 import {
   applyWrite,
   counts,
@@ -218,6 +218,7 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
     /** Writes what changed; one change record per item whose wire form changed. */
     async flush(pace?: () => Promise<void>): Promise<void> {
       const inserts: ItemsStateTable[] = [];
+      const updates: ItemsStateTable[] = [];
       const removed: string[] = [];
       const marked: string[] = [];
       const unmarked: string[] = [];
@@ -230,16 +231,19 @@ export async function openItems(ctx: MutationContext, ids: string[]) {
         } else {
           const row = rowOf(ctx.inventoryId, e.id, e.state, wire ? ctx.revision : e.storedRevision);
           if (e.stored === null) inserts.push(row);
-          else if (wire || e.storedRow!.merge_state !== row.merge_state) {
-            await repo.writeItem(ctx.trx, row, true);
-          }
+          else if (wire || e.storedRow!.merge_state !== row.merge_state) updates.push(row);
         }
         if (wire) {
           ctx.changes.push({ entity: 'item', entityId: e.id, op: e.state ? 'upsert' : 'delete' });
         }
       }
       ctx.itemsAdded += inserts.length;
-      for (const e of entries.values()) if (e.state !== null) await e.adjusts.flush(pace);
+      await repo.updateItems(ctx.trx, ctx.inventoryId, updates, pace);
+      const added: ItemAdjustsTable[] = [];
+      for (const e of entries.values()) {
+        if (e.state !== null) for (const row of await e.adjusts.flush()) added.push(row);
+      }
+      await insertAdjusts(ctx.trx, added, pace);
       await deleteAdjustsOf(ctx.trx, ctx.inventoryId, removed);
       await repo.deleteItems(ctx.trx, ctx.inventoryId, removed, ctx.pace);
       await itemsDeleted(ctx, removed);

@@ -46,7 +46,7 @@ export async function insertChanges(
 }
 
 /** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
-const SET = {
+export const SET = {
   name: 'text',
   category_id: 'integer',
   location_id: 'integer',

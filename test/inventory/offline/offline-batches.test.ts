@@ -184,4 +184,40 @@ describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect
       item: { name: 'Kakao', notes: 'newer' },
     });
   });
+  it('an answer of many results is written a slice at a time: whole, in order, as one would be', async () => {
+    const before = await revision();
+    await seed('flour', { quantity: 500 });
+    const now = Date.now();
+    const ops = [
+      ...Array.from({ length: 249 }, (_, i) =>
+        op('flour', 'adjust', { delta: -1 }, now - 5000 + i),
+      ),
+      op('flour', 'update', { categoryId: 999 }, now - 100),
+    ];
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/inventory/sync',
+      headers: mom.headers,
+      payload: { since: before, ops },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = res.json();
+    expect(Object.keys(body)).toEqual(['results', 'revision', 'changes']);
+    expect(body.results.map((r: { id: string }) => r.id)).toEqual(ops.map((o) => o.id));
+    expect(body.results[0]).toEqual({
+      id: ops[0]!.id,
+      status: 'applied',
+      item: expect.objectContaining({ id: 'flour', quantity: 499 }),
+    });
+    expect(body.results[248].item.quantity).toBe(251);
+    expect(body.results[249]).toEqual({
+      id: ops[249]!.id,
+      status: 'rejected',
+      code: 'unknown_reference',
+      message: expect.stringContaining('999'),
+    });
+    expect(body.revision).toBe(before + 2);
+    expect(body.changes.items.map((i: { id: string }) => i.id)).toContain('flour');
+  });
 });

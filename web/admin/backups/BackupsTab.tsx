@@ -6,6 +6,7 @@ import { useFeedback } from '#web/admin/feedback.ts';
 import { formatBytes, formatDateTime } from '#web/admin/format.ts';
 import { useAction, useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { Facts } from '#web/shared/Facts.tsx';
 import { ErrorMessage } from '#web/shared/form.tsx';
 import {
   backupInfo,
@@ -102,16 +103,14 @@ export function BackupsTab() {
         />
       </div>
       {info && (
-        <dl class="facts backup-info">
-          <dt>{t('backups.location')}</dt>
-          <dd>
-            <code>{info.directory}</code>
-          </dd>
-          <dt>{t('backups.schedule')}</dt>
-          <dd>{interval(info.intervalSeconds)}</dd>
-          <dt>{t('backups.retention')}</dt>
-          <dd>{t('backups.keeps', { count: info.keep })}</dd>
-        </dl>
+        <Facts
+          class="backup-info"
+          facts={[
+            [t('backups.location'), <code>{info.directory}</code>],
+            [t('backups.schedule'), interval(info.intervalSeconds)],
+            [t('backups.retention'), t('backups.keeps', { count: info.keep })],
+          ]}
+        />
       )}
       <p class="notice">{t('backups.notIncluded')}</p>
       <details class="restore-hint">

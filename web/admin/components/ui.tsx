@@ -104,3 +104,51 @@ export function Loading() {
     </p>
   );
 }
+
+/** A button that shows or hides what follows it; its label says which it will do. */
+export function Unfold(props: {
+  class: string;
+  show: string;
+  hide: string;
+  children: ComponentChildren;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" class={props.class} aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? props.hide : props.show}
+      </button>
+      {open && props.children}
+    </>
+  );
+}
+
+/** A line of a list: its key, and what it shows. */
+export type Entry = readonly [key: string, content: ComponentChildren];
+
+/** A list whose only line says `none` when it is empty. */
+export function ListOrNone(props: { class: string; none: string; entries: Entry[] }) {
+  return (
+    <ul class={props.class}>
+      {props.entries.length === 0 && <li class="muted">{props.none}</li>}
+      {props.entries.map(([key, content]) => (
+        <li key={key}>{content}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** A table's head: one row of column headers. */
+export function TableHead(props: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

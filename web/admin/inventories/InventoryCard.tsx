@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { InventoryStats, InventoryView } from '#web/admin/api/types.ts';
-import { BusyButton } from '#web/admin/components/ui.tsx';
+import { BusyButton, ListOrNone, Unfold } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { formatDateTime, inventoryLabel } from '#web/admin/format.ts';
 import { useSubmit } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
+import { Facts } from '#web/shared/Facts.tsx';
 import { bindText, ErrorMessage } from '#web/shared/form.tsx';
 import { ItemsView } from './ItemsView.tsx';
 import { JournalView } from './JournalView.tsx';
@@ -19,9 +20,6 @@ export function InventoryCard(props: {
   const { inventory, stats } = props;
   const feedback = useFeedback();
   const [name, setName] = useState(inventory.name);
-  const [showItems, setShowItems] = useState(false);
-  const [showReadiness, setShowReadiness] = useState(false);
-  const [showJournal, setShowJournal] = useState(false);
   const inputId = `rename-${inventory.inventoryId}`;
   const title = inventoryLabel(inventory.inventoryId, inventory.name, inventory.users);
   const { action, submit: rename } = useSubmit(
@@ -39,28 +37,27 @@ export function InventoryCard(props: {
         <code>{inventory.inventoryId}</code>
       </p>
       <h4>{t('inventories.members')}</h4>
-      <ul class="members">
-        {inventory.users.length === 0 && <li class="muted">{t('inventory.nobody')}</li>}
-        {inventory.users.map((u) => (
-          <li key={u.username}>
+      <ListOrNone
+        class="members"
+        none={t('inventory.nobody')}
+        entries={inventory.users.map((u) => [
+          u.username,
+          <>
             {u.username}
             {u.isAdmin && <span class="badge">{t('users.admin')}</span>}
-          </li>
-        ))}
-      </ul>
+          </>,
+        ])}
+      />
       {stats && (
-        <dl class="facts">
-          <dt>{t('stats.items')}</dt>
-          <dd>{stats.totalItems}</dd>
-          <dt>{t('stats.locations')}</dt>
-          <dd>{stats.totalLocations}</dd>
-          <dt>{t('stats.categories')}</dt>
-          <dd>{stats.totalCategories}</dd>
-          <dt>{t('stats.changes')}</dt>
-          <dd>{stats.recentTransactions}</dd>
-          <dt>{t('stats.lastChange')}</dt>
-          <dd>{formatDateTime(stats.lastUpdated)}</dd>
-        </dl>
+        <Facts
+          facts={[
+            [t('stats.items'), stats.totalItems],
+            [t('stats.locations'), stats.totalLocations],
+            [t('stats.categories'), stats.totalCategories],
+            [t('stats.changes'), stats.recentTransactions],
+            [t('stats.lastChange'), formatDateTime(stats.lastUpdated)],
+          ]}
+        />
       )}
       <form class="inline-form" onSubmit={rename}>
         <label for={inputId}>{t('inventories.name')}</label>
@@ -78,33 +75,19 @@ export function InventoryCard(props: {
         />
       </form>
       <ErrorMessage message={action.error} />
-      <button
-        type="button"
+      <Unfold
         class="show-items"
-        aria-expanded={showItems}
-        onClick={() => setShowItems(!showItems)}
+        show={t('items.show', { count: stats?.totalItems ?? 0 })}
+        hide={t('items.hide')}
       >
-        {showItems ? t('items.hide') : t('items.show', { count: stats?.totalItems ?? 0 })}
-      </button>
-      {showItems && <ItemsView inventoryId={inventory.inventoryId} title={title} />}
-      <button
-        type="button"
-        class="show-readiness"
-        aria-expanded={showReadiness}
-        onClick={() => setShowReadiness(!showReadiness)}
-      >
-        {showReadiness ? t('readiness.hide') : t('readiness.show')}
-      </button>
-      {showReadiness && <ReadinessView inventoryId={inventory.inventoryId} title={title} />}
-      <button
-        type="button"
-        class="show-journal"
-        aria-expanded={showJournal}
-        onClick={() => setShowJournal(!showJournal)}
-      >
-        {showJournal ? t('journal.hide') : t('journal.show')}
-      </button>
-      {showJournal && <JournalView inventoryId={inventory.inventoryId} title={title} />}
+        <ItemsView inventoryId={inventory.inventoryId} title={title} />
+      </Unfold>
+      <Unfold class="show-readiness" show={t('readiness.show')} hide={t('readiness.hide')}>
+        <ReadinessView inventoryId={inventory.inventoryId} title={title} />
+      </Unfold>
+      <Unfold class="show-journal" show={t('journal.show')} hide={t('journal.hide')}>
+        <JournalView inventoryId={inventory.inventoryId} title={title} />
+      </Unfold>
     </li>
   );
 }

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { JournalEntry } from '#web/admin/api/types.ts';
-import { BusyButton, Loading } from '#web/admin/components/ui.tsx';
+import { BusyButton, Loading, TableHead } from '#web/admin/components/ui.tsx';
 import { errorMessage, formatDateTime } from '#web/admin/format.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { locale, t } from '#web/admin/i18n.ts';
 import { ErrorMessage } from '#web/shared/form.tsx';
 import { inventoryJournal } from './inventories.api.ts';
 
+const COLUMNS = ['when', 'who', 'what', 'change', 'after'] as const;
 const signed = (n: number) => (n > 0 ? '+' : '') + n.toLocaleString(locale);
 
 /** An inventory's journal, newest first, 50 rows a page: who changed what, when, from where. */
@@ -36,15 +37,7 @@ export function JournalView(props: { inventoryId: string; title: string }) {
       {first.data && entries.length === 0 && <p class="muted">{t('journal.empty')}</p>}
       {entries.length > 0 && (
         <table class="journal">
-          <thead>
-            <tr>
-              <th scope="col">{t('journal.when')}</th>
-              <th scope="col">{t('journal.who')}</th>
-              <th scope="col">{t('journal.what')}</th>
-              <th scope="col">{t('journal.change')}</th>
-              <th scope="col">{t('journal.after')}</th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS.map((column) => t(`journal.${column}`))} />
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>

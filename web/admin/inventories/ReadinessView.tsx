@@ -1,11 +1,21 @@
-import { Loading } from '#web/admin/components/ui.tsx';
+import { ListOrNone, Loading, type Entry } from '#web/admin/components/ui.tsx';
 import { formatCalendarDate } from '#web/admin/format.ts';
 import { useLoad } from '#web/admin/hooks.ts';
 import { locale, t } from '#web/admin/i18n.ts';
+import { Facts } from '#web/shared/Facts.tsx';
 import { ErrorMessage } from '#web/shared/form.tsx';
 import { inventoryReadiness } from './inventories.api.ts';
 
 const number = (n: number) => n.toLocaleString(locale);
+
+function ItemList(props: { title: string; entries: Entry[] }) {
+  return (
+    <>
+      <h4>{props.title}</h4>
+      <ListOrNone class="readiness-list" none={t('readiness.none')} entries={props.entries} />
+    </>
+  );
+}
 
 /** An inventory's readiness (GET /api/admin/inventories/{id}/readiness), read-only. */
 export function ReadinessView(props: { inventoryId: string; title: string }) {
@@ -29,55 +39,48 @@ export function ReadinessView(props: { inventoryId: string; title: string }) {
               {r.goalMet ? t('readiness.goalMet') : t('readiness.goalMissed')}
             </span>
           </p>
-          <dl class="facts">
-            <dt>{t('readiness.food')}</dt>
-            <dd>
-              {t('readiness.foodFacts', { kcal: number(r.food.kcal), days: number(r.food.days) })}
-            </dd>
-            <dt>{t('readiness.withoutKcal')}</dt>
-            <dd>{r.food.itemsWithoutKcal}</dd>
-            <dt>{t('readiness.water')}</dt>
-            <dd>
-              {t('readiness.waterFacts', {
-                liters: number(r.water.liters),
-                days: number(r.water.days),
-              })}
-            </dd>
-            {!r.goalMet && (
-              <>
-                <dt>{t('readiness.shortfall')}</dt>
-                <dd>
-                  {t('readiness.shortfallFacts', {
-                    kcal: number(r.shortfall.kcal),
-                    liters: number(r.shortfall.liters),
-                  })}
-                </dd>
-              </>
-            )}
-          </dl>
-          <h4>{t('readiness.runOut')}</h4>
-          <ul class="readiness-list">
-            {r.runOut.length === 0 && <li class="muted">{t('readiness.none')}</li>}
-            {r.runOut.map((item) => (
-              <li key={item.itemId}>
-                {t('readiness.daysLeft', { name: item.name, days: number(item.daysLeft) })}
-              </li>
-            ))}
-          </ul>
-          <h4>{t('readiness.expiring')}</h4>
-          <ul class="readiness-list">
-            {r.expiringBeforeUse.length === 0 && <li class="muted">{t('readiness.none')}</li>}
-            {r.expiringBeforeUse.map((item) => (
-              <li key={item.itemId}>
-                {t('readiness.projectedLeft', {
-                  name: item.name,
-                  left: number(item.projectedLeft),
-                  quantity: number(item.quantity),
-                  date: formatCalendarDate(item.expiryDate),
-                })}
-              </li>
-            ))}
-          </ul>
+          <Facts
+            facts={[
+              [
+                t('readiness.food'),
+                t('readiness.foodFacts', { kcal: number(r.food.kcal), days: number(r.food.days) }),
+              ],
+              [t('readiness.withoutKcal'), r.food.itemsWithoutKcal],
+              [
+                t('readiness.water'),
+                t('readiness.waterFacts', {
+                  liters: number(r.water.liters),
+                  days: number(r.water.days),
+                }),
+              ],
+              !r.goalMet && [
+                t('readiness.shortfall'),
+                t('readiness.shortfallFacts', {
+                  kcal: number(r.shortfall.kcal),
+                  liters: number(r.shortfall.liters),
+                }),
+              ],
+            ]}
+          />
+          <ItemList
+            title={t('readiness.runOut')}
+            entries={r.runOut.map((item) => [
+              item.itemId,
+              t('readiness.daysLeft', { name: item.name, days: number(item.daysLeft) }),
+            ])}
+          />
+          <ItemList
+            title={t('readiness.expiring')}
+            entries={r.expiringBeforeUse.map((item) => [
+              item.itemId,
+              t('readiness.projectedLeft', {
+                name: item.name,
+                left: number(item.projectedLeft),
+                quantity: number(item.quantity),
+                date: formatCalendarDate(item.expiryDate),
+              }),
+            ])}
+          />
         </>
       )}
     </section>

@@ -1,7 +1,18 @@
 import type { InventoryStats, Totals } from '#web/admin/api/types.ts';
+import { TableHead } from '#web/admin/components/ui.tsx';
 import { formatDateTime, inventoryLabel } from '#web/admin/format.ts';
 import { t } from '#web/admin/i18n.ts';
 import { ErrorMessage } from '#web/shared/form.tsx';
+
+const COLUMNS = [
+  'inventory',
+  'users',
+  'items',
+  'locations',
+  'categories',
+  'changes',
+  'lastChange',
+] as const;
 
 /** Statistics over all inventories, and a table per inventory (folded). */
 export function StatsPanel(props: {
@@ -34,17 +45,7 @@ export function StatsPanel(props: {
           <summary>{t('stats.perInventory')}</summary>
           <div class="table-scroll">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('stats.inventory')}</th>
-                  <th scope="col">{t('stats.users')}</th>
-                  <th scope="col">{t('stats.items')}</th>
-                  <th scope="col">{t('stats.locations')}</th>
-                  <th scope="col">{t('stats.categories')}</th>
-                  <th scope="col">{t('stats.changes')}</th>
-                  <th scope="col">{t('stats.lastChange')}</th>
-                </tr>
-              </thead>
+              <TableHead columns={COLUMNS.map((column) => t(`stats.${column}`))} />
               <tbody>
                 {perInventory.map((s) => (
                   <tr key={s.inventoryId}>

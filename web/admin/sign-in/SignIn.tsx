@@ -6,7 +6,8 @@ import { Submit } from '#web/admin/components/form.tsx';
 import { Field } from '#web/admin/components/ui.tsx';
 import { useAction } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
-import { bindText, passwordInput, ErrorMessage } from '#web/shared/form.tsx';
+import { bindText, ErrorMessage, passwordInput } from '#web/shared/form.tsx';
+import { SignInChoices } from '#web/shared/SignInChoices.tsx';
 import { oidcErrorMessage, useOidcInfo } from './oidc.ts';
 import { takeOidcRedirect } from './oidc-redirect.ts';
 import { endFreshSession, exchangeCode, signInWithPassword } from './sign-in.api.ts';
@@ -55,18 +56,14 @@ export function SignIn(props: { notice: string | null; onSignedIn: (session: Ses
     <main class="login">
       <div class="login-box">
         <h1 id="login-title">{t('app.title')}</h1>
-        {props.notice && (
-          <p class="notice" role="status">
-            {props.notice}
-          </p>
-        )}
-        <ErrorMessage message={providerError} />
-        {provider !== null && (
-          <a class="button primary provider" href="/api/auth/oidc/start">
-            {t('login.withProvider', { label: provider })}
-          </a>
-        )}
-        {provider !== null && withPassword && <p class="or">{t('login.or')}</p>}
+        <SignInChoices
+          t={t}
+          notice={props.notice}
+          error={providerError}
+          provider={provider}
+          start={{ href: '/api/auth/oidc/start', class: 'button primary provider' }}
+          withPassword={withPassword}
+        />
         {withPassword && (
           <form onSubmit={submit} aria-labelledby="login-title">
             <Field label={t('login.username')} id="login-username">

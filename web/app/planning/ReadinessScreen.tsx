@@ -1,5 +1,6 @@
 import { locale, t } from '#web/app/i18n.ts';
 import { OptionalScreen } from '#web/app/stock/OptionalScreen.tsx';
+import { Facts } from '#web/shared/Facts.tsx';
 
 /** GET /api/inventory/readiness (docs/api.md, "The household's stock over time"). */
 interface Readiness {
@@ -33,24 +34,25 @@ function ReadinessView({ r }: { r: Readiness }) {
           people: r.householdSize,
         })}
       </p>
-      <dl class="facts">
-        <dt>{t('household.readyFood')}</dt>
-        <dd>
-          {t('household.readyFoodFacts', {
-            kcal: number(r.food.kcal, 0),
-            days: number(r.food.days),
-          })}
-        </dd>
-        <dt>{t('household.readyWithoutKcal')}</dt>
-        <dd>{r.food.itemsWithoutKcal}</dd>
-        <dt>{t('household.readyWater')}</dt>
-        <dd>
-          {t('household.readyWaterFacts', {
-            liters: number(r.water.liters, 2),
-            days: number(r.water.days),
-          })}
-        </dd>
-      </dl>
+      <Facts
+        facts={[
+          [
+            t('household.readyFood'),
+            t('household.readyFoodFacts', {
+              kcal: number(r.food.kcal, 0),
+              days: number(r.food.days),
+            }),
+          ],
+          [t('household.readyWithoutKcal'), r.food.itemsWithoutKcal],
+          [
+            t('household.readyWater'),
+            t('household.readyWaterFacts', {
+              liters: number(r.water.liters, 2),
+              days: number(r.water.days),
+            }),
+          ],
+        ]}
+      />
       {!r.goalMet && (
         <p>
           {t('household.readyShortfall', {

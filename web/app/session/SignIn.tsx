@@ -5,6 +5,7 @@ import { LabelledInput } from '#web/app/form.tsx';
 import { useAction, useAppName } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { bindText, ErrorMessage, passwordInput } from '#web/shared/form.tsx';
+import { SignInChoices } from '#web/shared/SignInChoices.tsx';
 import { signInWithCode, signInWithPassword } from './session.ts';
 
 type OidcInfo = paths['/api/auth/oidc']['get']['responses'][200]['content']['application/json'];
@@ -62,18 +63,14 @@ export function SignIn(props: {
   return (
     <main class="sign-in">
       <h1 id="sign-in-title">{t('household.signInTitle', { app: appName })}</h1>
-      {props.notice && (
-        <p class="notice" role="status">
-          {props.notice}
-        </p>
-      )}
-      <ErrorMessage message={providerError} />
-      {provider !== null && (
-        <a class="button primary" href="/api/auth/oidc/start?page=app">
-          {t('login.withProvider', { label: provider })}
-        </a>
-      )}
-      {provider !== null && withPassword && <p class="or">{t('login.or')}</p>}
+      <SignInChoices
+        t={t}
+        notice={props.notice}
+        error={providerError}
+        provider={provider}
+        start={{ href: '/api/auth/oidc/start?page=app', class: 'button primary' }}
+        withPassword={withPassword}
+      />
       {withPassword && (
         <form onSubmit={submit} aria-labelledby="sign-in-title">
           <LabelledInput
