@@ -1,7 +1,6 @@
 import { Prepared, ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
 import { isPostgres, type Executor } from '#src/db/executor.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
-import { SET } from './items.cas.repository.js';
 
 /**
  * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page
@@ -106,6 +105,21 @@ export async function findItemStates(
   return out;
 }
 
+/** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
+export const ITEM_FIELD_TYPES = {
+  name: 'text',
+  category_id: 'integer',
+  location_id: 'integer',
+  quantity: 'double precision',
+  unit: 'text',
+  unit_price: 'double precision',
+  kcal_per_kg: 'integer',
+  expiry_date: 'text',
+  notes: 'text',
+  last_updated: 'bigint',
+  merge_state: 'text',
+} as const satisfies Partial<Record<keyof ItemsStateTable, string>>;
+
 const values = (row: ItemsStateTable) => STATE_COLUMNS.map((c) => row[c]);
 const FIELDS = STATE_COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
 /** Each column's PostgreSQL type, for the array parameters of the statements below. */
@@ -113,7 +127,7 @@ const PG_TYPES: Record<(typeof STATE_COLUMNS)[number], string> = {
   inventory_id: 'text',
   id: 'text',
   revision: 'bigint',
-  ...SET,
+  ...ITEM_FIELD_TYPES,
 };
 const updateOne = new Prepared(
   `update "items" set ${FIELDS.map((c) => `"${c}" = ?`).join(', ')} where "inventory_id" = ? and "id" = ?`,

@@ -2,6 +2,7 @@ import type { Executor } from '#src/db/executor.js';
 import { Prepared, bulkInsert } from '#src/db/prepared.js';
 import type { ChangeEntity, ChangeOp, ItemsStateTable } from '#src/db/types.js';
 import type { Author } from './journal.author.js';
+import { ITEM_FIELD_TYPES } from './items.repository.js';
 
 /**
  * The inventory's revision and change log: every statement that moves the one or writes the
@@ -45,20 +46,7 @@ export async function insertChanges(
   await insertChangeRows(db, rows, pace);
 }
 
-/** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
-export const SET = {
-  name: 'text',
-  category_id: 'integer',
-  location_id: 'integer',
-  quantity: 'double precision',
-  unit: 'text',
-  unit_price: 'double precision',
-  kcal_per_kg: 'integer',
-  expiry_date: 'text',
-  notes: 'text',
-  last_updated: 'bigint',
-  merge_state: 'text',
-} as const satisfies Partial<Record<keyof ItemsStateTable, string>>;
+const SET = ITEM_FIELD_TYPES;
 const SET_COLUMNS = Object.keys(SET) as (keyof typeof SET)[];
 
 /** One write of a batch: the item as read (or remembered) and the row to store over it. */
