@@ -13,34 +13,23 @@
  * runs it under `node --cpu-prof`, its profile written to that folder as it stops; `--root` runs
  * another checkout's built server instead (main's, for a before/after pair on the same machine).
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, keepAlive, call } from '#bench/lib/http.js';
-import { ADMIN_PASSWORD, createStore, createUser, login, startLarder } from '#bench/lib/larder.js';
-import { ROOT, cleanUp } from '#bench/lib/processes.js';
+import { createStore, newMember, startLarder } from '#bench/lib/larder.js';
+import { cleanUp } from '#bench/lib/processes.js';
 import { probe } from '#bench/lib/probe.js';
 import { median, num, percentile } from '#bench/lib/report.js';
+import { ensureBuilt, numberArg } from '#bench/lib/script.js';
 import { chooseTarget } from '#bench/lib/target.js';
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const ADJUSTS = arg('adjusts', 100_000);
-const BATCH = arg('batch', 1000);
+const ADJUSTS = numberArg('adjusts', 100_000);
+const BATCH = numberArg('batch', 1000);
 const SHUFFLED = process.argv.includes('--shuffled');
 const IDLE_MS = 3000;
 const PROFILE_AT = process.argv.indexOf('--profile');
 const PROFILE_DIR = PROFILE_AT > 0 ? path.resolve(process.argv[PROFILE_AT + 1]!) : undefined;
 const ROOT_AT = process.argv.indexOf('--root');
 const OTHER_ROOT = ROOT_AT > 0 ? path.resolve(process.argv[ROOT_AT + 1]!) : undefined;
-
-function build(): void {
-  const script = 'scripts/ensure-server-build.mjs';
-  if (spawnSync(process.execPath, [script], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
-    throw new Error(`${script} failed`);
-  }
-}
 
 function shuffle<T>(list: T[]): T[] {
   for (let i = list.length - 1; i > 0; i--) {
@@ -52,7 +41,7 @@ function shuffle<T>(list: T[]): T[] {
 
 async function main() {
   const target = chooseTarget(process.argv.includes('--pg'));
-  build();
+  ensureBuilt();
   const store = createStore('adjust-flood', target);
   const larder = await startLarder(store, {
     bcryptCost: 4,
@@ -61,9 +50,7 @@ async function main() {
     root: OTHER_ROOT,
   });
   try {
-    const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;
-    await createUser(larder.base, admin, 'flooder');
-    const { token } = await login(larder.base, 'flooder');
+    const { token } = await newMember(larder.base, 'flooder');
     const base = larder.base;
     for (const path of ['/api/inventory/categories/1', '/api/inventory/locations/1']) {
       const reply = await call(base, { method: 'PUT', path, token, body: { name: 'Shelf' } });

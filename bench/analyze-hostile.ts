@@ -14,7 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as hostile from '#test/resources/hostile-files.js';
-import { buildServer, FIXTURES, probeHealth, startServer } from './server.js';
+import { ensureBuilt } from './lib/script.js';
+import { FIXTURES, probeHealth, startServer } from './server.js';
 
 const PROBE_MS = 50;
 const MB = 1024 * 1024;
@@ -99,7 +100,7 @@ const ratio = (value: number, base: number) => (value / Math.max(base, 1)).toFix
 
 async function main() {
   const wanted = process.argv.slice(2);
-  buildServer();
+  ensureBuilt();
   const cases = CASES.filter(
     (c, i) => i === 0 || wanted.length === 0 || wanted.some((w) => c.filename.includes(w)),
   );

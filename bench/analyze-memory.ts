@@ -20,7 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makePdf } from './large-pdf.js';
-import { buildServer, FIXTURES, startServer } from './server.js';
+import { ensureBuilt } from './lib/script.js';
+import { FIXTURES, startServer } from './server.js';
 
 const MB = 1024 * 1024;
 const BUDGET_MB = 100;
@@ -124,7 +125,7 @@ async function main() {
     console.log(JSON.stringify(await childBaseline(file!)));
     return;
   }
-  buildServer();
+  ensureBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-bench-input-'));
   try {
     const pdf = path.join(dir, 'handbook.pdf');

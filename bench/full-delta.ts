@@ -10,36 +10,18 @@
  * /health p50 / p99 / max per phase and its p99 as a ratio of the snapshot's (target ≤ 1.5).
  * The server runs as in production (`node dist/main.js`, built first when stale).
  */
-import { spawnSync } from 'node:child_process';
 import { call, expect, keepAlive } from '#bench/lib/http.js';
-import {
-  createStore,
-  createUser,
-  login,
-  replaceInventory,
-  startLarder,
-} from '#bench/lib/larder.js';
-import { ADMIN_PASSWORD } from '#bench/lib/larder.js';
-import { ROOT, cleanUp } from '#bench/lib/processes.js';
+import { createStore, newMember, replaceInventory, startLarder } from '#bench/lib/larder.js';
+import { cleanUp } from '#bench/lib/processes.js';
 import { probe } from '#bench/lib/probe.js';
 import { num, percentile } from '#bench/lib/report.js';
+import { ensureBuilt, numberArg } from '#bench/lib/script.js';
 import { inventoryBody } from '#bench/lib/seed.js';
 import { chooseTarget } from '#bench/lib/target.js';
 
 const ITEMS = 20_000;
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const SECONDS = arg('seconds', 8);
-const CLIENTS = arg('clients', 20);
-
-function build(): void {
-  const script = 'scripts/ensure-server-build.mjs';
-  if (spawnSync(process.execPath, [script], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
-    throw new Error(`${script} failed`);
-  }
-}
+const SECONDS = numberArg('seconds', 8);
+const CLIENTS = numberArg('clients', 20);
 
 interface Phase {
   name: string;
@@ -86,13 +68,11 @@ async function run(base: string, token: string, phase: Phase) {
 
 async function main() {
   const target = chooseTarget(process.argv.includes('--pg'));
-  build();
+  ensureBuilt();
   const store = createStore('full-delta', target);
   const larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
   try {
-    const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;
-    await createUser(larder.base, admin, 'household');
-    const { token } = await login(larder.base, 'household');
+    const { token } = await newMember(larder.base, 'household');
     // two whole writes: every item changed at revision 2, so since=1 is a delta of every item
     await replaceInventory(larder.base, token, inventoryBody(ITEMS, 'first'));
     const second = inventoryBody(ITEMS);

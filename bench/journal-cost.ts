@@ -12,40 +12,27 @@
  * (adjusts and updates over the 100 items, each op writing one journal row when on). Prints the
  * median time per PATCH and per batch for each server and the ratio on / off.
  */
-import { spawnSync } from 'node:child_process';
 import { expect, keepAlive } from '#bench/lib/http.js';
 import {
-  ADMIN_PASSWORD,
   createStore,
-  createUser,
-  login,
+  newMember,
   replaceInventory,
-  startLarder,
   type Running,
+  startLarder,
 } from '#bench/lib/larder.js';
-import { ROOT, cleanUp } from '#bench/lib/processes.js';
+import { cleanUp } from '#bench/lib/processes.js';
 import { median, num, ratio } from '#bench/lib/report.js';
+import { ensureBuilt, numberArg } from '#bench/lib/script.js';
 import { inventoryBody, itemId } from '#bench/lib/seed.js';
 import { chooseTarget } from '#bench/lib/target.js';
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const ROUNDS = arg('rounds', 6);
-const PATCHES = arg('patches', 300);
+const ROUNDS = numberArg('rounds', 6);
+const PATCHES = numberArg('patches', 300);
 const PROFILE = process.argv.includes('--profile')
   ? process.argv[process.argv.indexOf('--profile') + 1]!
   : null;
 const ITEMS = 100;
 const OPS = 1000;
-
-function build(): void {
-  const script = 'scripts/ensure-server-build.mjs';
-  if (spawnSync(process.execPath, [script], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
-    throw new Error(`${script} failed`);
-  }
-}
 
 interface Server {
   name: string;
@@ -59,9 +46,7 @@ async function start(name: string, env: Record<string, string>): Promise<Server>
   const store = createStore(`journal-${name}`, target);
   const profileDir = PROFILE && `${PROFILE}/${name}`;
   const larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn', env, profileDir });
-  const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;
-  await createUser(larder.base, admin, 'member');
-  const { token } = await login(larder.base, 'member');
+  const { token } = await newMember(larder.base, 'member');
   await replaceInventory(larder.base, token, inventoryBody(ITEMS));
   return { name, larder, token, patchMs: [], batchMs: [] };
 }
@@ -115,7 +100,7 @@ async function round(s: Server): Promise<void> {
 const target = chooseTarget(process.argv.includes('--pg'));
 
 async function main() {
-  build();
+  ensureBuilt();
   const on = await start('on', {});
   const off = await start('off', { LARDER_JOURNAL_DAYS: '0' });
   try {

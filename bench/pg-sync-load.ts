@@ -28,7 +28,7 @@ import {
 import { cleanUp, processCpuMs, sleep } from '#bench/lib/processes.js';
 import { median, num, percentile } from '#bench/lib/report.js';
 import { chooseTarget } from '#bench/lib/target.js';
-import { buildServer } from '#bench/server.js';
+import { ensureBuilt } from '#bench/lib/script.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -262,7 +262,7 @@ function show(r: Awaited<ReturnType<typeof run>>) {
 }
 
 async function main() {
-  buildServer();
+  ensureBuilt();
   if (BEFORE === null) {
     const quiet = await run('quiet', 0);
     show(quiet);

@@ -15,38 +15,20 @@
  * /health max under 50 ms. The server runs as in production (`node dist/main.js`).
  */
 import crypto from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { call, expect, keepAlive } from '#bench/lib/http.js';
-import {
-  ADMIN_PASSWORD,
-  createStore,
-  createUser,
-  login,
-  replaceInventory,
-  startLarder,
-} from '#bench/lib/larder.js';
-import { ROOT, cleanUp } from '#bench/lib/processes.js';
+import { createStore, newMember, replaceInventory, startLarder } from '#bench/lib/larder.js';
+import { cleanUp } from '#bench/lib/processes.js';
 import { probe } from '#bench/lib/probe.js';
 import { num, percentile } from '#bench/lib/report.js';
+import { ensureBuilt, numberArg } from '#bench/lib/script.js';
 import { inventoryBody, itemId } from '#bench/lib/seed.js';
 import { chooseTarget, connectSql, type Sql } from '#bench/lib/target.js';
 
 const ITEMS = 20_000;
 const DAY_MS = 24 * 3600 * 1000;
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const SECONDS = arg('seconds', 5);
-const USES = arg('uses', 12);
+const SECONDS = numberArg('seconds', 5);
+const USES = numberArg('uses', 12);
 const ROWS_PER_INSERT = 500;
-
-function build(): void {
-  const script = 'scripts/ensure-server-build.mjs';
-  if (spawnSync(process.execPath, [script], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
-    throw new Error(`${script} failed`);
-  }
-}
 
 /** A year of use: `USES` deltas of −1 per item at random times of the last 365 days. */
 async function writeJournal(sql: Sql, inventoryId: string, user: { id: string; name: string }) {
@@ -113,13 +95,11 @@ async function phase(base: string, token: string, path: string) {
 
 async function main() {
   const target = chooseTarget(process.argv.includes('--pg'));
-  build();
+  ensureBuilt();
   const store = createStore('readiness', target);
   let larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
   try {
-    const admin = (await login(larder.base, 'admin', ADMIN_PASSWORD)).token;
-    await createUser(larder.base, admin, 'household');
-    const session = await login(larder.base, 'household');
+    const session = await newMember(larder.base, 'household');
     const body = inventoryBody(ITEMS);
     body.categories[2]!.name = 'Water';
     await replaceInventory(larder.base, session.token, body);

@@ -14,7 +14,7 @@
  * process on loopback with a temporary data dir (on PostgreSQL its own schema); the load comes from
  * this process. Everything started or created is removed at the end, on error and on Ctrl-C.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { box } from './cases/box.js';
 import { bus } from './cases/bus.js';
@@ -30,6 +30,7 @@ import { checkOpenFiles } from './lib/limits.js';
 import { DEFAULT_PG_URL } from './lib/target.js';
 import { parseOptions, USAGE, type CaseName, type Options } from './lib/options.js';
 import { ROOT, cleanUp } from './lib/processes.js';
+import { ensureBuilt } from './lib/script.js';
 import { printTable, type Row } from './lib/report.js';
 
 const begun = performance.now();
@@ -45,13 +46,6 @@ const HTTP_CASES: Partial<Record<CaseName, (o: Options, s: Standard) => Promise<
   logins,
   'offline-sync': offlineSync,
 };
-
-function build(): void {
-  for (const script of ['scripts/ensure-server-build.mjs', 'scripts/ensure-web-build.mjs']) {
-    const status = spawnSync(process.execPath, [script], { cwd: ROOT, stdio: 'inherit' }).status;
-    if (status !== 0) throw new Error(`${script} failed`);
-  }
-}
 
 const hidePassword = (url: string) => url.replace(/\/\/[^@]*@/, '//');
 
@@ -139,7 +133,7 @@ async function main(): Promise<number> {
   if (wants('connect', 'push')) checkOpenFiles(o.sockets);
   onSignalCleanUp();
   const started = performance.now();
-  build();
+  ensureBuilt({ web: true });
   log(describeMachine(o));
   const results = new Results();
 

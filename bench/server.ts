@@ -2,7 +2,7 @@
  * A compiled Larder server in its own process, as `npm start` runs it (`node dist/main.js`,
  * SQLite, fresh data dir), with what the analysis benchmarks measure of it from outside.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,14 +11,6 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/resources');
 const PASSWORD = 'bench-password';
-
-export function buildServer(): void {
-  const build = spawnSync(process.execPath, ['scripts/ensure-server-build.mjs'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error('building the server failed');
-}
 
 export interface BenchServer {
   base: string;

@@ -16,7 +16,8 @@
 import { parseArgs } from 'node:util';
 import { chooseTarget } from './lib/target.js';
 import { allFailures, report } from './soak/report.js';
-import { abortSoak, buildServer, runSoak } from './soak/run.js';
+import { ensureBuilt } from './lib/script.js';
+import { abortSoak, runSoak } from './soak/run.js';
 
 const MAX_SECONDS = 3600;
 const MAX_CLIENTS = 2000;
@@ -59,7 +60,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-buildServer();
+ensureBuilt();
 const outcome = await runSoak({ seconds, clients, target: chooseTarget(values.pg!), log });
 process.stdout.write(`${report(outcome)}\n`);
 const failures = allFailures(outcome);

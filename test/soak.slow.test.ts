@@ -2,14 +2,15 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allFailures, report } from '#bench/soak/report.js';
-import { buildServer, runSoak } from '#bench/soak/run.js';
+import { ensureBuilt } from '#bench/lib/script.js';
+import { runSoak } from '#bench/soak/run.js';
 import { DIALECTS } from './helpers/app.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The CI size of `npm run soak` (bench/soak.ts): ~10 s, 30 clients, on each database. */
 describe('soak (npm run soak, short)', () => {
-  beforeAll(() => buildServer(), 180_000);
+  beforeAll(() => ensureBuilt(), 180_000);
 
   for (const dialect of DIALECTS) {
     it(`30 clients for 10 s on ${dialect}: no 5xx, messages exactly once after ack, inventories as modelled, RSS flat`, async () => {

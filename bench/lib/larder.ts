@@ -151,6 +151,13 @@ export async function login(base: string, username: string, password = USER_PASS
   } as Session;
 }
 
+/** A member the seed admin creates, signed in: the household a benchmark measures. */
+export async function newMember(base: string, username: string): Promise<Session> {
+  const admin = (await login(base, 'admin', ADMIN_PASSWORD)).token;
+  await createUser(base, admin, username);
+  return login(base, username);
+}
+
 export async function createUser(base: string, admin: string, username: string) {
   const reply = await expect(base, 201, {
     method: 'POST',

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { keepAlive, pool } from '#bench/lib/http.js';
 import {
   ADMIN_PASSWORD,
@@ -11,7 +10,7 @@ import {
   startLarder,
   type Running,
 } from '#bench/lib/larder.js';
-import { ROOT, rssMb, sleep } from '#bench/lib/processes.js';
+import { rssMb, sleep } from '#bench/lib/processes.js';
 import { dropSchema, type Target } from '#bench/lib/target.js';
 import { SoakClient, type Shared } from './client.js';
 import { verify } from './verify.js';
@@ -44,14 +43,6 @@ const TOTAL_WEIGHT = MIX.reduce((sum, [w]) => sum + w, 0);
 /** Undoes what the running soak started and created (for Ctrl-C); a no-op when none runs. */
 let undoRunning: (() => Promise<void>) | null = null;
 export const abortSoak = () => undoRunning?.() ?? Promise.resolve();
-
-export function buildServer(): void {
-  const status = spawnSync(process.execPath, ['scripts/ensure-server-build.mjs'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  }).status;
-  if (status !== 0) throw new Error('scripts/ensure-server-build.mjs failed');
-}
 
 /**
  * Starts a compiled Larder on a temp data dir (its own schema on PostgreSQL), runs `clients` apps

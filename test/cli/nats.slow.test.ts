@@ -1,36 +1,17 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusEvent } from '#src/events/bus.js';
-import { natsSubject } from '#src/events/bus.nats.js';
-import { HAS_POSTGRES, login } from '#test/helpers/app.js';
+import { expect, it } from 'vitest';
+import { login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor } from '#test/helpers/ws.js';
 import { headerOf } from '#test/auth/keys-tokens.js';
-import { NATS_URL } from '#test/events/nats-helpers.js';
+import { NATS_URL, describeOnPostgresAndNats, listenOnNats } from '#test/events/nats-helpers.js';
 import { runCli } from './run-cli.js';
-
-const why = !HAS_POSTGRES
-  ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
-  : !NATS_URL
-    ? '(needs NATS: set LARDER_TEST_NATS_URL)'
-    : '(postgres, nats)';
 
 // A deployment whose servers listen on NATS: the admin's recovery commands publish on the same
 // bus (src/events/bus.factory.ts), so the running server hears them at once.
-describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`the CLI on a NATS deployment ${why}`, () => {
+describeOnPostgresAndNats('the CLI on a NATS deployment', () => {
   const t = useTestApp('postgres', { extraEnv: { LARDER_BUS_URL: NATS_URL } });
   const [anna] = t.users('anna');
-  let nc: NatsConnection;
-  const onNats: BusEvent[] = [];
-  beforeAll(async () => {
-    nc = await connect({ servers: new URL(NATS_URL!).host });
-    const database = new URL(t.env.LARDER_DATABASE_URL!).pathname.slice(1);
-    nc.subscribe(natsSubject(database, t.env.LARDER_DATABASE_SCHEMA!), {
-      callback: (_err, msg) => void onNats.push(msg.json<BusEvent>()),
-    });
-    await nc.flush();
-  });
-  afterAll(() => nc?.close());
+  const onNats = listenOnNats(() => t.env);
 
   it("larder reset-password ends the user's socket on the running server", async () => {
     const socket = await openSocket(t.app, anna.token);

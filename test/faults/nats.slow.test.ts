@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  HAS_POSTGRES,
   createUser,
   destroyTestEnvironment,
   loginAsAdmin,
@@ -10,19 +9,13 @@ import {
 } from '#test/helpers/app.js';
 import { startTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
-import { NATS_URL } from '#test/events/nats-helpers.js';
+import { NATS_URL, describeOnPostgresAndNats } from '#test/events/nats-helpers.js';
 import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
 import { sendMessage } from '#test/messages/helpers.js';
 import { startFaultProxy, type FaultProxy } from './proxy.js';
 import { figures, startWriteStream } from './write-stream.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const needs = !HAS_POSTGRES
-  ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
-  : !NATS_URL
-    ? '(needs NATS: set LARDER_TEST_NATS_URL)'
-    : '(postgres, nats)';
 
 /**
  * Two instances on one PostgreSQL schema, both reaching NATS through a proxy the test owns. A
@@ -32,7 +25,7 @@ const needs = !HAS_POSTGRES
  * revision and its user's undelivered messages (DESIGN "Faults", bus unreachable). The bus of one
  * instance alone is cut in test/realtime/bus-reconnect.slow.test.ts.
  */
-describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`NATS unreachable for every instance ${needs}`, () => {
+describeOnPostgresAndNats('NATS unreachable for every instance', () => {
   let proxy: FaultProxy;
   let a: TestApp;
   let b: TestApp;

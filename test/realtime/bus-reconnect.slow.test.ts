@@ -9,7 +9,7 @@ import {
 } from '#test/helpers/app.js';
 import { useTestApp, type TestAppFixture } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
-import { NATS_URL } from '#test/events/nats-helpers.js';
+import { NATS_URL, describeOnPostgresAndNats } from '#test/events/nats-helpers.js';
 import { startFaultProxy, type FaultProxy } from '#test/faults/proxy.js';
 import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
 import { sendMessage } from '#test/messages/helpers.js';
@@ -143,11 +143,6 @@ describe.skipIf(!HAS_POSTGRES)(`the NOTIFY connection cut and back ${needs}`, ()
   busOutageCases('notify', () => process.env.LARDER_TEST_DATABASE_URL!);
 });
 
-const natsNeeds = !HAS_POSTGRES
-  ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
-  : !NATS_URL
-    ? '(needs NATS: set LARDER_TEST_NATS_URL)'
-    : '(postgres, nats)';
-describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`NATS cut and back ${natsNeeds}`, () => {
+describeOnPostgresAndNats('NATS cut and back', () => {
   busOutageCases('nats', () => NATS_URL!);
 });

@@ -2,10 +2,10 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusEvent } from '#src/events/bus.js';
 import { natsSubject } from '#src/events/bus.nats.js';
-import { DIALECTS, HAS_POSTGRES } from '#test/helpers/app.js';
+import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp, type TestAppFixture } from '#test/helpers/fixtures.js';
 import { openSocket, type TestSocket } from '#test/helpers/ws.js';
-import { NATS_URL } from '#test/events/nats-helpers.js';
+import { NATS_URL, describeOnPostgresAndNats } from '#test/events/nats-helpers.js';
 import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
 import { sendMessage } from '#test/messages/helpers.js';
 
@@ -101,14 +101,8 @@ describe.each(DIALECTS)('forged events on the bus (%s)', (dialect) => {
   forgedEventCases(t, () => (event) => t.app.larder.bus.publish(event));
 });
 
-const why = !HAS_POSTGRES
-  ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
-  : !NATS_URL
-    ? '(needs NATS: set LARDER_TEST_NATS_URL)'
-    : '(postgres, nats)';
-
 // The attack as it would come: another client of the NATS server publishing on Larder's subject.
-describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`forged events published on NATS ${why}`, () => {
+describeOnPostgresAndNats('forged events published on NATS', () => {
   const t = useTestApp('postgres', { extraEnv: { LARDER_BUS_URL: NATS_URL } });
   let nc: NatsConnection;
   let subject = '';

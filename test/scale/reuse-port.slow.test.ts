@@ -1,20 +1,8 @@
 import http from 'node:http';
-import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnPostgres, destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
+import { freePort } from '#bench/lib/processes.js';
 import { startServer, type ServerProcess } from '#test/helpers/server-process.js';
-
-/** A port free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * GET `path` on a new connection from source address `from` (all of 127.0.0.0/8 is loopback):

@@ -2,21 +2,18 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe } from 'vitest';
-import { destroyTestEnvironment, HAS_POSTGRES, testEnvironment } from '#test/helpers/app.js';
+import { destroyTestEnvironment, testEnvironment } from '#test/helpers/app.js';
 import { startServer, type ServerProcess } from '#test/helpers/server-process.js';
-import { NATS_URL } from '#test/events/nats-helpers.js';
+import {
+  describeOnPostgresAndNats as describeOnBoth,
+  NATS_URL,
+} from '#test/events/nats-helpers.js';
 import { multipart, type Part } from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from '#test/storage/s3-peer.js';
 
 /** Without PostgreSQL or NATS the block is skipped, and says which is missing in its name. */
 export function describeOnPostgresAndNats(name: string, body: () => void): void {
-  const why = !HAS_POSTGRES
-    ? '(needs PostgreSQL: set LARDER_TEST_DATABASE_URL)'
-    : !NATS_URL
-      ? '(needs NATS: set LARDER_TEST_NATS_URL)'
-      : '(postgres, s3rver, nats)';
-  describe.skipIf(!HAS_POSTGRES || !NATS_URL)(`${name} ${why}`, body);
+  describeOnBoth(name, body, 'postgres, s3rver, nats');
 }
 
 export interface TwoHosts {
