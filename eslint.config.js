@@ -20,6 +20,8 @@ import globals from 'globals';
  *   the CAS batch, the caches, the limits); each face (items/, named/, sync/, …) imports only
  *   the store, its own folder and the inventory's wire shapes (inventory.schemas.ts); the store
  *   imports no face. Only the feature's front files at src/inventory/*.ts compose the faces.
+ *   The revision and change log have one writer, store/inventory.mutate.ts: no other file
+ *   reaches their statements (revision.repository.ts) or the CAS batch that runs them.
  * - A file imports from another folder through `#src/…` (package.json "imports"), never `../`.
  */
 const FEATURES = [
@@ -94,6 +96,13 @@ const storeOnly = {
   regex: String.raw`^#src/inventory/(?!store/|inventory\.schemas\.js$)`,
   message: 'The inventory store imports no face: only itself and inventory.schemas.ts',
 };
+/** mutate alone writes the revision and the change log (and hands the CAS batch its writes). */
+const oneWriter = {
+  regex: String.raw`^(?:\./|#src/inventory/store/)(?:revision\.repository|items\.cas\.batch)\.js$`,
+  allowTypeImports: true,
+  message:
+    "The inventory's revision and change log have one writer, store/inventory.mutate.ts: only it reaches revision.repository.ts and the CAS batch",
+};
 const restrict = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -146,11 +155,28 @@ export default tseslint.config(
   ...boundaries,
   ...INVENTORY_FACES.map((face) => ({
     files: [`src/inventory/${face}/**/*.ts`],
-    rules: restrict(climbing, repositoryOf('inventory'), internalsOf('inventory'), faceOnly(face)),
+    rules: restrict(
+      climbing,
+      repositoryOf('inventory'),
+      internalsOf('inventory'),
+      faceOnly(face),
+      oneWriter,
+    ),
   })),
   {
     files: ['src/inventory/store/**/*.ts'],
     rules: restrict(climbing, repositoryOf('inventory'), internalsOf('inventory'), storeOnly),
+  },
+  {
+    files: ['src/inventory/store/**/*.ts'],
+    ignores: ['src/inventory/store/inventory.mutate.ts', 'src/inventory/store/items.cas.batch.ts'],
+    rules: restrict(
+      climbing,
+      repositoryOf('inventory'),
+      internalsOf('inventory'),
+      storeOnly,
+      oneWriter,
+    ),
   },
   {
     files: ['src/composition.ts'],

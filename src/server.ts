@@ -1,15 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfigFromEnvironment, type Config } from './config.js';
 
-/**
- * Connections the kernel may hold for the server before it accepts them (Node's default is
- * 511). When every socket of an instance reconnects at once (a restart, a network blip), the
- * upgrades arrive faster than the loop accepts them; past the backlog the kernel drops the
- * handshakes and the clients retry only after their SYN timeouts (1 s, 3 s, 7 s…). The kernel caps
- * it at net.core.somaxconn (4096 by default since Linux 5.4; docs/operations.md).
- */
-const LISTEN_BACKLOG = 4096;
-
 /** Process entry: load config, build the app, listen, shut down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   // whatever a library creates under the data dir is private to the server's user (0600/0700)
@@ -45,12 +36,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   // Fastify hands its listen options to Node's server.listen, which knows reusePort (Node 22.12+,
   // 23.1+); Fastify's types do not list it yet
-  const listen = {
-    host: config.host,
-    port: config.port,
-    reusePort: config.reusePort,
-    backlog: LISTEN_BACKLOG,
-  };
+  const listen = { host: config.host, port: config.port, reusePort: config.reusePort };
   await app.listen(listen);
 }
 

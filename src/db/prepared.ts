@@ -10,8 +10,9 @@ import { isPostgres, type Executor } from './executor.js';
  * With a `name`, PostgreSQL prepares the statement too, once per pooled connection: the pg driver
  * parses and plans a named statement on its first use on a connection and from then on only
  * binds and executes it (the server may then keep a generic plan, so write such a statement for
- * one: see items.cas.repository.ts). For statements whose planning costs about as much as their
- * run, as the one-statement PATCH's CTEs did (3.0 against 1.4–1.8 ms measured on this machine).
+ * one: see src/inventory/store/revision.repository.ts). For statements whose planning costs
+ * about as much as their run, as the one-statement PATCH's CTEs did (3.0 against 1.4–1.8 ms
+ * measured on this machine).
  * Kysely's PostgreSQL connection hands a compiled query's `sql` to pg's `client.query`, which
  * takes a query config (`{ name, text }`) as well as a string.
  */

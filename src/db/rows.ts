@@ -69,6 +69,21 @@ export function takeRow<T extends keyof DB>(
   return query.returningAll().executeTakeFirst() as Promise<Row<T> | undefined>;
 }
 
+/** Deletes the rows whose `column` is below `cutoff` (what is older than it); returns how many. */
+export async function deleteOlderThan<T extends keyof DB>(
+  db: Executor,
+  table: T,
+  column: keyof Row<T> & string,
+  cutoff: number,
+): Promise<number> {
+  const at: string = column;
+  const result = await untyped(db)
+    .deleteFrom(nameOf(table))
+    .where(at, '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Inserts the row unless its `unique` column's value is taken (by another instance, first). */
 export async function insertUnlessTaken<T extends keyof DB>(
   db: Executor,

@@ -150,6 +150,7 @@ describeInBrowser('household app screens', () => {
       await page.getByLabel('New location').fill('Garage');
       await page.getByRole('button', { name: 'Add' }).nth(1).click();
       await page.getByText('Garage').waitFor();
+      await expect.poll(() => page.getByLabel('New location').inputValue()).toBe('');
       await page.getByRole('link', { name: 'Back to the stock' }).click();
       await page.getByRole('link', { name: 'Water' }).click();
       await expect
@@ -261,6 +262,7 @@ describeInBrowser('household app screens', () => {
       await annaApp.page.getByLabel('Add to the list').fill('Matches');
       await annaApp.page.getByRole('button', { name: 'Add', exact: true }).click();
       await benApp.page.getByText('Matches', { exact: true }).waitFor();
+      await expect.poll(() => annaApp.page.getByLabel('Add to the list').inputValue()).toBe('');
 
       await benApp.page.getByRole('button', { name: 'Bought Beans' }).click();
       await expect.poll(async () => (await item('beans')).quantity).toBe(6);

@@ -5,6 +5,7 @@ import { unauthorized } from '#src/http/errors.js';
 import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
 import { expiryCalendar } from './calendar.ics.js';
 import * as repo from '#src/inventory/store/calendar.repository.js';
+import { itemsWithExpiry } from '#src/inventory/store/items.repository.js';
 
 /** Random bytes of a feed key: 256 bits, as the refresh tokens. */
 const KEY_BYTES = 32;
@@ -36,7 +37,7 @@ export function createCalendarService(deps: { db: Kysely<DB>; clock: () => numbe
         row !== undefined &&
         crypto.timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(presented));
       if (!row || !same) throw unauthorized('The calendar key is wrong or was replaced');
-      const items = await repo.itemsWithExpiry(db, row.inventory_id);
+      const items = await itemsWithExpiry(db, row.inventory_id);
       return expiryCalendar({
         inventoryId: row.inventory_id,
         inventoryName: row.name,

@@ -10,13 +10,13 @@ import {
   toItem,
   type ItemFields,
 } from '#src/inventory/store/inventory.mapper.js';
-import type { Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
+import type { Moment, Mutate, MutationContext } from '#src/inventory/store/inventory.mutate.js';
 import { readConsistently } from '#src/inventory/store/inventory.repository.js';
 import { namedExist } from '#src/inventory/store/named.repository.js';
 import { authorOf } from '#src/inventory/store/journal.author.js';
 import { openItems, type OpenItems } from '#src/inventory/store/items.writer.js';
+import { createItemCache } from '#src/inventory/store/items.cache.js';
 import {
-  createCasWriter,
   patchAttempt,
   planPatch,
   restWrite,
@@ -108,7 +108,8 @@ function checkPathId(bodyId: string | undefined, pathId: string): void {
 /** Items: client-chosen ids, last-writer-wins guarded by lastUpdated, safe to retry. */
 export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
   const { db, mutate } = deps;
-  const cas = createCasWriter(db);
+  /** the items the one-statement PATCH last wrote or read (store/items.cache.ts) */
+  const known = createItemCache();
   return {
     async list(caller: Caller): Promise<Item[]> {
       const inventoryId = inventoryOf(caller);
@@ -123,7 +124,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
      * first, with the names of their category and location (the expiry list and digest).
      */
     async expiringBy(caller: Caller, horizon: string): Promise<ExpiringRow[]> {
-      const rows = await repo.itemsExpiringBy(db, inventoryOf(caller), horizon);
+      const rows = await repo.itemsWithExpiry(db, inventoryOf(caller), horizon);
       return rows.map((row) => ({
         id: row.id,
         name: row.name,
@@ -198,26 +199,31 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
     },
 
     /**
-     * PATCH: changes only the fields sent. On PostgreSQL one statement writes it when the item
-     * is still as read (items.patch.ts), else the locking transaction does.
+     * PATCH: changes only the fields sent, in the steps below. What it writes is planned once
+     * (store/items.patch.ts, planPatch: 409 stale_update, or nothing when the content is the same)
+     * and written by the one item writer; the revision and change log by mutate.
      */
     patch(caller: Caller, id: string, patch: ItemPatch): Promise<Item> {
+      // 1. the request: the path's id is the body's; the caller's inventory (409 without one)
       checkPathId(patch.id, id);
       const inventoryId = inventoryOf(caller);
       const author = authorOf(caller, 'rest');
-      return mutate.optimistic(
-        inventoryId,
-        (moment) => patchAttempt(db, cas, inventoryId, id, patch, moment, author),
-        async (ctx) => {
-          const items = await openItems(ctx, [id]);
-          const existing = items.storedRow(id);
-          if (!existing) throw notFound(`No item with id ${id}`);
-          const plan = planPatch(existing, patch, ctx);
-          if ('unchanged' in plan) return plan.unchanged;
-          return write(ctx, items, id, plan.fields, plan.lastUpdated, plan.sent);
-        },
-        author,
-      );
+      // 2. PostgreSQL: the item as remembered or read, planned, and written by one statement
+      //    if it is still as read (batched with the inventory's others: store/items.cas.batch.ts)
+      const inOneStatement = (moment: Moment) =>
+        patchAttempt(db, known, inventoryId, id, patch, moment, author);
+      // 3. else (SQLite; no such item; a new category or location; 3 lost attempts): the
+      //    locking transaction reads the item, plans the same write, checks what it refers to
+      const locked = async (ctx: MutationContext) => {
+        const items = await openItems(ctx, [id]);
+        const existing = items.storedRow(id);
+        if (!existing) throw notFound(`No item with id ${id}`);
+        const plan = planPatch(existing, patch, ctx);
+        if ('unchanged' in plan) return plan.unchanged;
+        return write(ctx, items, id, plan.fields, plan.lastUpdated, plan.sent);
+      };
+      // 4. mutate tries 2 and falls back on 3; after commit it publishes inventoryUpdated
+      return mutate.optimistic(inventoryId, inOneStatement, locked, author);
     },
 
     /** DELETE: idempotent; with `lastUpdated` it is refused when the stored item is newer. */

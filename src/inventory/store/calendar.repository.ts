@@ -27,16 +27,3 @@ export function findByKeyHash(db: Executor, keyHash: string) {
     .where('calendar_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
 }
-
-/** The inventory's items with an expiry date, soonest first. */
-export function itemsWithExpiry(db: Executor, inventoryId: string) {
-  return db
-    .selectFrom('items')
-    .select(['id', 'name', 'quantity', 'unit', 'expiry_date'])
-    .where('inventory_id', '=', inventoryId)
-    .where('expiry_date', 'is not', null)
-    .orderBy('expiry_date')
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
-}

@@ -9,7 +9,14 @@ import type { Author } from './journal.author.js';
 import { noInventory } from './inventory.caller.js';
 import { MAX_ITEMS_PER_INVENTORY, inventoryFull } from './inventory.limits.js';
 import { itemCount } from './items.repository.js';
-import * as repo from './inventory.repository.js';
+import { lockInventory } from './inventory.repository.js';
+import { createCasBatcher } from './items.cas.batch.js';
+import {
+  bumpRevision,
+  insertChanges,
+  type CasWrite,
+  type ChangeRecord,
+} from './revision.repository.js';
 
 /** The open write: rows written now carry `revision`; push one record per changed entity. */
 export interface MutationContext {
@@ -22,7 +29,7 @@ export interface MutationContext {
    * as now, so a phone whose clock runs ahead cannot lock an item.
    */
   clamp: (time: number) => number;
-  changes: repo.ChangeRecord[];
+  changes: ChangeRecord[];
   /**
    * New items this write created: count every one. When above zero, mutate refuses the write
    * (422 inventory_full, rolled back) if the inventory then holds more than the cap.
@@ -51,12 +58,13 @@ interface MutateOptions {
 
 /**
  * One attempt of a write outside any transaction (PostgreSQL): what was read decided either the
- * answer (`done`: nothing to write), or one statement (`write`) that applies the write, bumps the
- * revision and logs the change only if what was read is still stored (it returns the new revision,
- * or null when a concurrent write came first). null: the locking transaction does this write.
+ * answer (`done`: nothing to write), or the item write (`write`) that one statement applies,
+ * bumping the revision and logging the change, only if the item is still as read
+ * (revision.repository.ts); `result` makes the answer of its new revision, `stale` hears that a
+ * concurrent write came first. null: the locking transaction does this write.
  */
 export type Attempt<T> =
-  { done: T } | { write: () => Promise<number | null>; result: (revision: number) => T } | null;
+  { done: T } | { write: CasWrite; result: (revision: number) => T; stale: () => void } | null;
 
 export interface Mutate {
   <T>(
@@ -81,8 +89,10 @@ export interface Mutate {
 const CAS_ATTEMPTS = 3;
 
 /**
- * The one way to change an inventory: a transaction that locks the inventory, lets `work` write
- * its rows, then (only if something changed) bumps the revision and writes the change log. After
+ * The one way to change an inventory, and the one writer of its revision and change log: a
+ * transaction that locks the inventory, lets `work` write its rows, then (only if something
+ * changed) bumps the revision and writes the change log; or, for `optimistic`, one statement
+ * (batched with the others of the inventory: items.cas.batch.ts) that does all three. After
  * commit it publishes inventoryUpdated so every member's sockets hear of it. On SQLite, writes
  * that arrive together share one COMMIT (src/db/group-commit.ts), each in a savepoint of its own.
  */
@@ -114,7 +124,7 @@ export function createMutate(deps: {
     options: MutateOptions = {},
   ): Promise<T> => {
     const { result, revision } = await transaction(async (trx) => {
-      const inventory = await repo.lockInventory(trx, inventoryId);
+      const inventory = await lockInventory(trx, inventoryId);
       if (!inventory) throw (options.missing ?? noInventory)();
       const ctx: MutationContext = {
         trx,
@@ -132,15 +142,16 @@ export function createMutate(deps: {
         const count = await itemCount(trx, inventoryId);
         if (count > MAX_ITEMS_PER_INVENTORY) throw inventoryFull(count);
       }
-      const bumped = await repo.bumpRevision(trx, inventoryId);
+      const bumped = await bumpRevision(trx, inventoryId);
       if (bumped !== ctx.revision) throw new Error('inventory revision moved during a write');
-      await repo.insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes, ctx.pace);
+      await insertChanges(trx, inventoryId, bumped, ctx.now, ctx.changes, ctx.pace);
       return { result, revision: bumped };
     });
     if (revision !== null) committed(inventoryId, revision);
     return result;
   };
   const single = isPostgres(db);
+  const cas = createCasBatcher(db);
   return Object.assign(mutate, {
     async optimistic<T>(
       inventoryId: string,
@@ -152,8 +163,11 @@ export function createMutate(deps: {
         const plan = await attempt(moment());
         if (plan === null) break;
         if ('done' in plan) return plan.done;
-        const revision = await plan.write();
-        if (revision === null) continue;
+        const revision = await cas(inventoryId, plan.write);
+        if (revision === null) {
+          plan.stale();
+          continue;
+        }
         committed(inventoryId, revision);
         return plan.result(revision);
       }

@@ -1,11 +1,13 @@
+import { deleteOlderThan } from '#src/db/rows.js';
 import type { Kysely } from 'kysely';
 import { isPostgres, type Executor } from '#src/db/executor.js';
-import { Prepared, bulkInsert } from '#src/db/prepared.js';
-import type { ChangeEntity, ChangeOp, DB, InventoriesTable } from '#src/db/types.js';
+import { Prepared } from '#src/db/prepared.js';
+import type { ChangeEntity, DB, InventoriesTable } from '#src/db/types.js';
 
 /**
- * What a write does to the inventory's own row (name, revision, history floor), its change log,
- * and the per-inventory counts of the admin statistics. Creating, listing, locking and deleting
+ * The inventory's own row (name, lock, history floor), the reads and pruning of its change log,
+ * and the per-inventory counts of the admin statistics (the revision and the change log are
+ * written by revision.repository.ts only). Creating, listing, locking and deleting
  * inventory rows belong to the households feature (src/households/households.repository.ts);
  * the sub-resources (items/, named/, settings/) keep their tables' queries next to them.
  */
@@ -44,42 +46,6 @@ const lockForUpdate = new Prepared<InventoryRow>(`${inventoryColumns} where "id"
 
 export async function setInventoryName(db: Executor, id: string, name: string): Promise<void> {
   await db.updateTable('inventories').set({ name }).where('id', '=', id).execute();
-}
-
-/** Bumps the inventory's revision and returns the new one. Call inside the mutating transaction. */
-export async function bumpRevision(db: Executor, inventoryId: string): Promise<number> {
-  const row = await bump.first(db, [inventoryId]);
-  if (!row) throw new Error(`inventory ${inventoryId} vanished during a write`);
-  return Number(row.revision);
-}
-
-const bump = new Prepared<{ revision: number }>(
-  'update "inventories" set "revision" = "revision" + 1 where "id" = ? returning "revision"',
-);
-
-/** One changed entity of a write: becomes one change-log row. */
-export interface ChangeRecord {
-  entity: ChangeEntity;
-  entityId: string;
-  op: ChangeOp;
-}
-
-const insertChangeRows = bulkInsert(
-  'change_log',
-  ['inventory_id', 'revision', 'entity', 'entity_id', 'op', 'changed_at'],
-  ['text', 'bigint', 'text', 'text', 'text', 'bigint'],
-);
-
-export async function insertChanges(
-  db: Executor,
-  inventoryId: string,
-  revision: number,
-  changedAt: number,
-  changes: ChangeRecord[],
-  pace?: () => Promise<void>,
-): Promise<void> {
-  const rows = changes.map((c) => [inventoryId, revision, c.entity, c.entityId, c.op, changedAt]);
-  await insertChangeRows(db, rows, pace);
 }
 
 /** Ids of the entities deleted after revision `since` (they may have been re-created since). */
@@ -146,11 +112,7 @@ export async function pruneHistory(db: Executor, cutoff: number): Promise<number
       ),
     )
     .execute();
-  const result = await db
-    .deleteFrom('change_log')
-    .where('changed_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteOlderThan(db, 'change_log', 'changed_at', cutoff);
 }
 
 /** Per inventory: how many rows the table holds (admin statistics). */

@@ -1,5 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
-import { casUpdateItems, type CasWrite } from './items.cas.repository.js';
+import { casUpdateItems, type CasWrite } from './revision.repository.js';
 
 /** At most this many writes go in one statement; the rest wait for the next. */
 const MAX_CAS_BATCH = 64;
@@ -72,5 +72,3 @@ export function createCasBatcher(db: Executor) {
     });
   };
 }
-
-export type CasBatcher = ReturnType<typeof createCasBatcher>;

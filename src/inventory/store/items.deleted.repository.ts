@@ -1,3 +1,4 @@
+import { deleteOlderThan } from '#src/db/rows.js';
 import { ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
 import type { Executor } from '#src/db/executor.js';
 
@@ -73,10 +74,6 @@ export async function unmarkLiveItems(db: Executor, inventoryId: string): Promis
 }
 
 /** Forgets deletions older than `cutoff` (with the change history). */
-export async function pruneDeleted(db: Executor, cutoff: number): Promise<number> {
-  const result = await db
-    .deleteFrom('deleted_items')
-    .where('deleted_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function pruneDeleted(db: Executor, cutoff: number): Promise<number> {
+  return deleteOlderThan(db, 'deleted_items', 'deleted_at', cutoff);
 }

@@ -12,9 +12,8 @@ import {
 import type { Attempt, Moment } from './inventory.mutate.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
 import type { Author } from './journal.author.js';
-import { createCasBatcher, type CasBatcher } from './items.cas.batch.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
-import { createItemCache, type ItemCache } from './items.cache.js';
+import type { ItemCache } from './items.cache.js';
 import { findItemStates } from './items.repository.js';
 import { leavesRange } from './items.range.js';
 import { itemOf, rowOf, stateOf } from './items.writer.js';
@@ -79,16 +78,6 @@ export function planPatch(existing: ItemsTable, patch: ItemPatch, moment: Moment
   return { fields, lastUpdated, sent };
 }
 
-/** What the one-statement PATCH keeps between requests: its batches and the items it knows. */
-export interface CasWriter {
-  write: CasBatcher;
-  cache: ItemCache;
-}
-
-export function createCasWriter(db: Executor): CasWriter {
-  return { write: createCasBatcher(db), cache: createItemCache() };
-}
-
 /**
  * One attempt of a PATCH outside any transaction (PostgreSQL): takes the item as this instance
  * last wrote or read it (items.cache.ts), else reads it, merges in JS and returns the one
@@ -99,7 +88,7 @@ export function createCasWriter(db: Executor): CasWriter {
  */
 export async function patchAttempt(
   db: Executor,
-  { write, cache }: CasWriter,
+  cache: ItemCache,
   inventoryId: string,
   id: string,
   patch: ItemPatch,
@@ -109,13 +98,13 @@ export async function patchAttempt(
   const known = cache.get(inventoryId, id);
   if (known) {
     // only a write is taken from a remembered row (the statement checks it is still stored)
-    const attempt = attemptOver(write, cache, known, patch, moment, author, true);
+    const attempt = attemptOver(cache, known, patch, moment, author, true);
     if (attempt !== null && 'write' in attempt) return attempt;
   }
   const [existing] = await findItemStates(db, inventoryId, [id]);
   if (!existing) return null;
   cache.set(existing);
-  return attemptOver(write, cache, existing, patch, moment, author, false);
+  return attemptOver(cache, existing, patch, moment, author, false);
 }
 
 /**
@@ -123,7 +112,6 @@ export async function patchAttempt(
  * row comes from the cache, and a 409 is not decided on it (null: read the item).
  */
 function attemptOver(
-  write: CasBatcher,
   cache: ItemCache,
   existing: ItemsStateTable,
   patch: ItemPatch,
@@ -167,17 +155,16 @@ function attemptOver(
   // the journal row as the item writer would note it (journal/journal.recorder.ts)
   const journaled = moment.journaling && state.values.quantity !== Number(existing.quantity);
   return {
-    write: async () => {
-      const revision = await write(inventoryId, {
-        read: existing,
-        row,
-        changedAt: moment.now,
-        journal: journaled ? { id: crypto.randomUUID(), author } : null,
-      });
-      if (revision === null) cache.forget(existing);
-      else cache.set({ ...row, revision });
-      return revision;
+    write: {
+      read: existing,
+      row,
+      changedAt: moment.now,
+      journal: journaled ? { id: crypto.randomUUID(), author } : null,
     },
-    result: (revision) => itemOf(id, state, revision),
+    result: (revision) => {
+      cache.set({ ...row, revision });
+      return itemOf(id, state, revision);
+    },
+    stale: () => cache.forget(existing),
   };
 }

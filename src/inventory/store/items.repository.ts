@@ -1,7 +1,6 @@
 import { Prepared, ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
 import { isPostgres, type Executor } from '#src/db/executor.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
-import { SET } from './items.cas.repository.js';
 
 /**
  * The items table. The hot queries are written as SQL once (db/prepared.ts): a PATCH or a page
@@ -106,6 +105,21 @@ export async function findItemStates(
   return out;
 }
 
+/** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
+export const ITEM_FIELD_TYPES = {
+  name: 'text',
+  category_id: 'integer',
+  location_id: 'integer',
+  quantity: 'double precision',
+  unit: 'text',
+  unit_price: 'double precision',
+  kcal_per_kg: 'integer',
+  expiry_date: 'text',
+  notes: 'text',
+  last_updated: 'bigint',
+  merge_state: 'text',
+} as const satisfies Partial<Record<keyof ItemsStateTable, string>>;
+
 const values = (row: ItemsStateTable) => STATE_COLUMNS.map((c) => row[c]);
 const FIELDS = STATE_COLUMNS.filter((c) => c !== 'inventory_id' && c !== 'id');
 /** Each column's PostgreSQL type, for the array parameters of the statements below. */
@@ -113,7 +127,7 @@ const PG_TYPES: Record<(typeof STATE_COLUMNS)[number], string> = {
   inventory_id: 'text',
   id: 'text',
   revision: 'bigint',
-  ...SET,
+  ...ITEM_FIELD_TYPES,
 };
 const updateOne = new Prepared(
   `update "items" set ${FIELDS.map((c) => `"${c}" = ?`).join(', ')} where "inventory_id" = ? and "id" = ?`,
@@ -199,11 +213,12 @@ export async function deleteItems(
 }
 
 /**
- * Items with an expiry date up to `horizon` (expired ones included), soonest first. Joined with
- * categories and locations because their names are what the list shows: one query for all three.
+ * Items with an expiry date, up to `horizon` when given (expired ones included), soonest first
+ * (the expiry list, the digest, the calendar feed). Joined with categories and locations because
+ * their names are what the list shows: one query for all three.
  */
-export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: string) {
-  return db
+export function itemsWithExpiry(db: Executor, inventoryId: string, horizon?: string) {
+  let query = db
     .selectFrom('items')
     .leftJoin('categories', (join) =>
       join
@@ -225,12 +240,9 @@ export function itemsExpiringBy(db: Executor, inventoryId: string, horizon: stri
       'locations.name as location',
     ])
     .where('items.inventory_id', '=', inventoryId)
-    .where('items.expiry_date', 'is not', null)
-    .where('items.expiry_date', '<=', horizon)
-    .orderBy('items.expiry_date')
-    .orderBy('items.name')
-    .orderBy('items.id')
-    .execute();
+    .where('items.expiry_date', 'is not', null);
+  if (horizon !== undefined) query = query.where('items.expiry_date', '<=', horizon);
+  return query.orderBy('items.expiry_date').orderBy('items.name').orderBy('items.id').execute();
 }
 
 // every write that adds items asks (the per-inventory cap): prepared once

@@ -1,3 +1,4 @@
+import { deleteOlderThan } from '#src/db/rows.js';
 import type { Executor } from '#src/db/executor.js';
 import { bulkInsert } from '#src/db/prepared.js';
 import type { JournalTable } from '#src/db/types.js';
@@ -104,7 +105,6 @@ export async function listJournal(
 }
 
 /** Removes the rows written before `cutoff`; returns how many. */
-export async function pruneJournal(db: Executor, cutoff: number): Promise<number> {
-  const result = await db.deleteFrom('journal').where('at', '<', cutoff).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function pruneJournal(db: Executor, cutoff: number): Promise<number> {
+  return deleteOlderThan(db, 'journal', 'at', cutoff);
 }

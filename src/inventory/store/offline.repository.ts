@@ -1,3 +1,4 @@
+import { deleteOlderThan } from '#src/db/rows.js';
 import { bulkInsert, Prepared, ROWS_PER_INSERT } from '#src/db/prepared.js';
 import { isPostgres, type Executor } from '#src/db/executor.js';
 
@@ -69,10 +70,6 @@ export async function insertResults<R extends KeptResult>(
 }
 
 /** Forgets operation ids older than `cutoff` (with the change history). */
-export async function pruneResults(db: Executor, cutoff: number): Promise<number> {
-  const result = await db
-    .deleteFrom('sync_ops')
-    .where('recorded_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function pruneResults(db: Executor, cutoff: number): Promise<number> {
+  return deleteOlderThan(db, 'sync_ops', 'recorded_at', cutoff);
 }

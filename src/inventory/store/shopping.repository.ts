@@ -1,4 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow, findRows } from '#src/db/rows.js';
 import type { ShoppingEntriesTable } from '#src/db/types.js';
 
 /** The shopping_entries table: manual entries and the checked marks of derived ones. */
@@ -12,23 +13,12 @@ const normalize = (row: ShoppingEntriesTable): ShoppingEntriesTable => ({
 });
 
 export async function listEntries(db: Executor, inventoryId: string) {
-  const rows = await db
-    .selectFrom('shopping_entries')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(normalize);
+  const key = { inventory_id: inventoryId };
+  return (await findRows(db, 'shopping_entries', key, ['created_at', 'id'])).map(normalize);
 }
 
 export async function findEntry(db: Executor, inventoryId: string, id: string) {
-  const row = await db
-    .selectFrom('shopping_entries')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findRow(db, 'shopping_entries', { inventory_id: inventoryId, id });
   return row && normalize(row);
 }
 

@@ -1,4 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
+import { findRow, findRows } from '#src/db/rows.js';
 import type { StockLevelsTable } from '#src/db/types.js';
 
 /** The stock_levels table: an item's minimum and target quantity, apart from its item row. */
@@ -11,22 +12,12 @@ const normalize = (row: StockLevelsTable): StockLevelsTable => ({
 });
 
 export async function listLevels(db: Executor, inventoryId: string): Promise<StockLevelsTable[]> {
-  const rows = await db
-    .selectFrom('stock_levels')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .orderBy('item_id')
-    .execute();
-  return rows.map(normalize);
+  const key = { inventory_id: inventoryId };
+  return (await findRows(db, 'stock_levels', key, ['item_id'])).map(normalize);
 }
 
 export async function findLevel(db: Executor, inventoryId: string, itemId: string) {
-  const row = await db
-    .selectFrom('stock_levels')
-    .selectAll()
-    .where('inventory_id', '=', inventoryId)
-    .where('item_id', '=', itemId)
-    .executeTakeFirst();
+  const row = await findRow(db, 'stock_levels', { inventory_id: inventoryId, item_id: itemId });
   return row && normalize(row);
 }
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findItemStates } from '#src/inventory/store/items.repository.js';
-import { casUpdateItems } from '#src/inventory/store/items.cas.repository.js';
+import { casUpdateItems } from '#src/inventory/store/revision.repository.js';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
 import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';

@@ -1,22 +1,52 @@
 import type { Executor } from '#src/db/executor.js';
-import { Prepared } from '#src/db/prepared.js';
-import type { ItemsStateTable } from '#src/db/types.js';
+import { Prepared, bulkInsert } from '#src/db/prepared.js';
+import type { ChangeEntity, ChangeOp, ItemsStateTable } from '#src/db/types.js';
 import type { Author } from './journal.author.js';
+import { ITEM_FIELD_TYPES } from './items.repository.js';
 
-/** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
-export const SET = {
-  name: 'text',
-  category_id: 'integer',
-  location_id: 'integer',
-  quantity: 'double precision',
-  unit: 'text',
-  unit_price: 'double precision',
-  kcal_per_kg: 'integer',
-  expiry_date: 'text',
-  notes: 'text',
-  last_updated: 'bigint',
-  merge_state: 'text',
-} as const satisfies Partial<Record<keyof ItemsStateTable, string>>;
+/**
+ * The inventory's revision and change log: every statement that moves the one or writes the
+ * other, for the one caller that does, inventory.mutate.ts — the locking write's bump and change
+ * rows, and PostgreSQL's one-statement item write (which does both with the item).
+ */
+
+/** Bumps the inventory's revision and returns the new one. Call inside the mutating transaction. */
+export async function bumpRevision(db: Executor, inventoryId: string): Promise<number> {
+  const row = await bump.first(db, [inventoryId]);
+  if (!row) throw new Error(`inventory ${inventoryId} vanished during a write`);
+  return Number(row.revision);
+}
+
+const bump = new Prepared<{ revision: number }>(
+  'update "inventories" set "revision" = "revision" + 1 where "id" = ? returning "revision"',
+);
+
+/** One changed entity of a write: becomes one change-log row. */
+export interface ChangeRecord {
+  entity: ChangeEntity;
+  entityId: string;
+  op: ChangeOp;
+}
+
+const insertChangeRows = bulkInsert(
+  'change_log',
+  ['inventory_id', 'revision', 'entity', 'entity_id', 'op', 'changed_at'],
+  ['text', 'bigint', 'text', 'text', 'text', 'bigint'],
+);
+
+export async function insertChanges(
+  db: Executor,
+  inventoryId: string,
+  revision: number,
+  changedAt: number,
+  changes: ChangeRecord[],
+  pace?: () => Promise<void>,
+): Promise<void> {
+  const rows = changes.map((c) => [inventoryId, revision, c.entity, c.entityId, c.op, changedAt]);
+  await insertChangeRows(db, rows, pace);
+}
+
+const SET = ITEM_FIELD_TYPES;
 const SET_COLUMNS = Object.keys(SET) as (keyof typeof SET)[];
 
 /** One write of a batch: the item as read (or remembered) and the row to store over it. */
