@@ -78,56 +78,63 @@ describe.skipIf(!STRACE)('durable commits on SQLite (needs strace)', () => {
       expect(item.status, JSON.stringify(item.body)).toBe(201);
 
       const windows: { from: number; to: number; what: string }[] = [];
-      for (let i = 0; i < 15; i++) {
+      /** the answer to `send`, and when it left and its answer arrived (kept in `windows`) */
+      const timed = async <T>(what: string, send: () => Promise<T>) => {
         const from = Date.now();
-        const patched = await http(server.base, 'PATCH', `/api/inventory/items/${item.body.id}`, {
-          token: mumToken,
-          body: { quantity: 9 - i / 10, lastUpdated: Date.now() },
-        });
+        const answer = await send();
+        windows.push({ from, to: Date.now(), what });
+        return answer;
+      };
+      for (let i = 0; i < 15; i++) {
+        const patched = await timed(`PATCH ${i}`, () =>
+          http(server.base, 'PATCH', `/api/inventory/items/${item.body.id}`, {
+            token: mumToken,
+            body: { quantity: 9 - i / 10, lastUpdated: Date.now() },
+          }),
+        );
         expect(patched.status).toBe(200);
-        windows.push({ from, to: Date.now(), what: `PATCH ${i}` });
       }
       for (let i = 0; i < 15; i++) {
-        const from = Date.now();
-        const sent = await http(server.base, 'POST', '/api/messages', {
-          token: mumToken,
-          body: { receiverId: dadId, body: `we are out of water (${i})` },
-        });
+        const sent = await timed(`message ${i}`, () =>
+          http(server.base, 'POST', '/api/messages', {
+            token: mumToken,
+            body: { receiverId: dadId, body: `we are out of water (${i})` },
+          }),
+        );
         expect(sent.status).toBe(201);
-        windows.push({ from, to: Date.now(), what: `message ${i}` });
       }
       for (let i = 0; i < 15; i++) {
-        const from = Date.now();
-        const synced = await http(server.base, 'POST', '/api/inventory/sync', {
-          token: mumToken,
-          body: {
-            deviceId: 'phone',
-            since: 0,
-            ops: [
-              {
-                id: `op-${i}`,
-                itemId: item.body.id,
-                operation: 'adjust',
-                payload: { delta: -0.1 },
-                createdAt: Date.now(),
-              },
-            ],
-          },
-        });
+        const synced = await timed(`sync batch ${i}`, () =>
+          http(server.base, 'POST', '/api/inventory/sync', {
+            token: mumToken,
+            body: {
+              deviceId: 'phone',
+              since: 0,
+              ops: [
+                {
+                  id: `op-${i}`,
+                  itemId: item.body.id,
+                  operation: 'adjust',
+                  payload: { delta: -0.1 },
+                  createdAt: Date.now(),
+                },
+              ],
+            },
+          }),
+        );
         expect(synced.status, JSON.stringify(synced.body)).toBe(200);
         expect(synced.body.results).toEqual([expect.objectContaining({ status: 'applied' })]);
-        windows.push({ from, to: Date.now(), what: `sync batch ${i}` });
       }
       // dad reads the conversation: the 15 messages count as delivered (one write)
-      const from = Date.now();
-      const read = await http(server.base, 'GET', `/api/messages/${mum.body.userId}`, {
-        token: dad.body.accessToken as string,
-      });
+      const read = await timed('messages marked delivered', () =>
+        http(server.base, 'GET', `/api/messages/${mum.body.userId}`, {
+          token: dad.body.accessToken as string,
+        }),
+      );
       expect(read.status).toBe(200);
       expect(read.body.every((m: { deliveredAt: number | null }) => m.deliveredAt !== null)).toBe(
         true,
       );
-      windows.push({ from, to: Date.now(), what: 'messages marked delivered' });
 
       const wal = syncs(trace).filter((s) => s.file.endsWith(`${path.sep}larder.db-wal`));
       // strace's clock and ours are the same clock; 1 ms of slack for the rounding of Date.now()

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  createUser,
   destroyTestEnvironment,
-  loginAsAdmin,
   testEnvironment,
   type Session,
   type TestApp,
@@ -10,7 +8,7 @@ import {
 import { startTestApp } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
 import { NATS_URL, describeOnPostgresAndNats } from '#test/events/nats-helpers.js';
-import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
+import { call, itemBody, seedBasics, seedHousehold } from '#test/inventory/helpers.js';
 import { sendMessage } from '#test/messages/helpers.js';
 import { startFaultProxy, type FaultProxy } from './proxy.js';
 import { figures, startWriteStream } from './write-stream.js';
@@ -40,12 +38,7 @@ describeOnPostgresAndNats('NATS unreachable for every instance', () => {
     const env = testEnvironment('postgres', { LARDER_BUS_URL: proxy.url });
     a = await startTestApp('postgres', { env });
     b = await startTestApp('postgres', { env });
-    const admin = await loginAsAdmin(a.app);
-    anna = await createUser(a.app, admin, 'anna');
-    ben = await createUser(a.app, admin, 'ben');
-    cleo = await createUser(a.app, admin, 'cleo');
-    await share(a.app, admin, anna, ben);
-    await seedBasics(a.app, anna);
+    ({ anna, ben, cleo } = await seedHousehold(a.app));
     await seedBasics(a.app, cleo);
   });
   afterAll(async () => {

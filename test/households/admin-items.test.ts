@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
-import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { call, postItems, seedBasics } from '#test/inventory/helpers.js';
 
 describe.each(DIALECTS)("the admin's read-only items view (%s)", (dialect) => {
   const t = useTestApp(dialect);
@@ -10,19 +10,10 @@ describe.each(DIALECTS)("the admin's read-only items view (%s)", (dialect) => {
 
   it('lists an inventory’s items by name, with category and location names', async () => {
     await seedBasics(t.app, anna);
-    for (const [name, expiryDate] of [
-      ['Water', null],
-      ['Beans', '2026-12-01'],
-    ] as const) {
-      const res = await call(
-        t.app,
-        anna,
-        'POST',
-        '/api/inventory/items',
-        itemBody({ name, expiryDate }),
-      );
-      expect(res.status).toBe(201);
-    }
+    await postItems(t.app, anna, [
+      { name: 'Water', expiryDate: null },
+      { name: 'Beans', expiryDate: '2026-12-01' },
+    ]);
     const res = await call(
       t.app,
       t.admin,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Session } from '#test/helpers/app.js';
+import { expect } from 'vitest';
+import { createUser, loginAsAdmin, type Session } from '#test/helpers/app.js';
 import type { TestSocket } from '#test/helpers/ws.js';
 
 export interface Reply<T = any> {
@@ -52,6 +53,32 @@ export async function seedBasics(app: FastifyInstance, who: Session): Promise<vo
   const c = await call(app, who, 'PUT', '/api/inventory/categories/1', { name: 'Food' });
   const l = await call(app, who, 'PUT', '/api/inventory/locations/1', { name: 'Pantry' });
   if (c.status >= 300 || l.status >= 300) throw new Error('seeding failed');
+}
+
+/** POSTs one item per override (on `itemBody`) as `who`; each must be created (201). */
+export async function postItems(
+  app: FastifyInstance,
+  who: Session,
+  overrides: readonly Record<string, unknown>[],
+): Promise<void> {
+  for (const fields of overrides) {
+    const res = await call(app, who, 'POST', '/api/inventory/items', itemBody(fields));
+    expect(res.status).toBe(201);
+  }
+}
+
+/**
+ * The household most multi-instance tests start from: anna and ben share anna's inventory (with
+ * its category 1 and location 1), cleo has an inventory of her own.
+ */
+export async function seedHousehold(app: FastifyInstance) {
+  const admin = await loginAsAdmin(app);
+  const anna = await createUser(app, admin, 'anna');
+  const ben = await createUser(app, admin, 'ben');
+  const cleo = await createUser(app, admin, 'cleo');
+  await share(app, admin, anna, ben);
+  await seedBasics(app, anna);
+  return { admin, anna, ben, cleo };
 }
 
 /** Makes `member` join the inventory of `owner` through the admin API. */

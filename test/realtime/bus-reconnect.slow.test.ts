@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HAS_POSTGRES,
-  createUser,
   destroyTestEnvironment,
-  loginAsAdmin,
   testEnvironment,
   type Session,
 } from '#test/helpers/app.js';
@@ -11,7 +9,7 @@ import { useTestApp, type TestAppFixture } from '#test/helpers/fixtures.js';
 import { openSocket, waitFor, type TestSocket } from '#test/helpers/ws.js';
 import { NATS_URL, describeOnPostgresAndNats } from '#test/events/nats-helpers.js';
 import { startFaultProxy, type FaultProxy } from '#test/faults/proxy.js';
-import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
+import { call, itemBody, seedHousehold } from '#test/inventory/helpers.js';
 import { sendMessage } from '#test/messages/helpers.js';
 
 /**
@@ -53,12 +51,7 @@ function busOutageCases(kind: 'nats' | 'notify', target: () => string) {
   let cleo: Session;
   let annaOnA: TestSocket;
   beforeAll(async () => {
-    const admin = await loginAsAdmin(b.app);
-    anna = await createUser(b.app, admin, 'anna');
-    ben = await createUser(b.app, admin, 'ben');
-    cleo = await createUser(b.app, admin, 'cleo');
-    await share(b.app, admin, anna, ben);
-    await seedBasics(b.app, anna);
+    ({ anna, ben, cleo } = await seedHousehold(b.app));
   });
   afterAll(() => annaOnA?.close());
 

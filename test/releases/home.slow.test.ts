@@ -86,27 +86,29 @@ describe.each(DIALECTS)('home page and admin page (%s)', (dialect) => {
     expect(html).not.toContain('has not been published');
   });
 
-  it('serves the admin SPA at /admin/ with the same page headers, /admin redirects there', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/admin/' });
+  /**
+   * The SPA page at `url` (ending in /): 200, the page headers, scripts only from `assets`; `url`
+   * without its slash redirects there. Gives the page and its scripts.
+   */
+  const expectSpaAt = async (url: string, assets: string) => {
+    const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expectPageHeaders(res.headers);
     const scripts = scriptsOf(res.body);
-    expect(scripts.every((src) => src.startsWith('/assets/'))).toBe(true);
-    const redirect = await t.app.inject({ method: 'GET', url: '/admin' });
+    expect(scripts.every((src) => src.startsWith(assets))).toBe(true);
+    const redirect = await t.app.inject({ method: 'GET', url: url.slice(0, -1) });
     expect(redirect.statusCode).toBe(301);
-    expect(redirect.headers.location).toBe('/admin/');
+    expect(redirect.headers.location).toBe(url);
+    return { page: res.body, scripts };
+  };
+
+  it('serves the admin SPA at /admin/ with the same page headers, /admin redirects there', async () => {
+    await expectSpaAt('/admin/', '/assets/');
   });
 
   it('serves the household app at /app/ with the page headers, its manifest named after the server', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/app/' });
-    expect(res.statusCode).toBe(200);
-    expectPageHeaders(res.headers);
-    const scripts = scriptsOf(res.body);
-    expect(scripts.every((src) => src.startsWith('/app/assets/'))).toBe(true);
-    expect(res.body).toContain('<link rel="manifest" href="/app/manifest.webmanifest"');
-    const redirect = await t.app.inject({ method: 'GET', url: '/app' });
-    expect(redirect.statusCode).toBe(301);
-    expect(redirect.headers.location).toBe('/app/');
+    const { page, scripts } = await expectSpaAt('/app/', '/app/assets/');
+    expect(page).toContain('<link rel="manifest" href="/app/manifest.webmanifest"');
 
     const manifest = await t.app.inject({ method: 'GET', url: '/app/manifest.webmanifest' });
     expect(manifest.headers['content-type']).toContain('application/manifest+json');

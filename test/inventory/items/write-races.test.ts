@@ -15,6 +15,14 @@ describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
     call(t.app, anna, method, url, payload);
   const db = () => t.app.larder.database.db;
   const revisionNow = async () => (await api('GET', '/api/inventory')).body.revision as number;
+  /** Item `id` as a write reads it from the store. */
+  const stateOf = async (id: string) => (await findItemStates(db(), anna.inventoryId!, [id]))[0]!;
+  /** Item `id` as read now, then changed (its notes) behind that read; and the revision after. */
+  const readThenChange = async (id: string, notes: string) => {
+    const read = await stateOf(id);
+    expect((await api('PATCH', `/api/inventory/items/${id}`, { notes })).status).toBe(200);
+    return { read, before: await revisionNow() };
+  };
 
   /** The change-log rows after `since`, oldest first. */
   const changesAfter = (since: number) =>
@@ -100,17 +108,12 @@ describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
   it.runIf(dialect === 'postgres')(
     'the one-statement write refuses an item changed since it was read (PostgreSQL only)',
     async () => {
-      const inventoryId = anna.inventoryId!;
-      const [read] = await findItemStates(db(), inventoryId, ['item-3']);
-      expect((await api('PATCH', '/api/inventory/items/item-3', { notes: 'first' })).status).toBe(
-        200,
-      );
-      const before = await revisionNow();
-      const second = (row: typeof read) => ({ read: row!, row: { ...row!, notes: 'second' } });
+      const { read, before } = await readThenChange('item-3', 'first');
+      const second = (row: typeof read) => ({ read: row, row: { ...row, notes: 'second' } });
       const cas = (...writes: ReturnType<typeof second>[]) =>
         casUpdateItems(
           db(),
-          inventoryId,
+          anna.inventoryId!,
           writes.map((w) => ({ ...w, changedAt: 123 })),
         );
       expect(await cas(second(read))).toEqual([null]);
@@ -119,8 +122,7 @@ describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
       expect((await api('GET', '/api/inventory/items/item-3')).body.notes).toBe('first');
 
       // as read again, it writes: the item, the bumped revision and one change-log row
-      const [fresh] = await findItemStates(db(), inventoryId, ['item-3']);
-      expect(await cas(second(fresh))).toEqual([before + 1]);
+      expect(await cas(second(await stateOf('item-3')))).toEqual([before + 1]);
       expect((await api('GET', '/api/inventory/items/item-3')).body).toMatchObject({
         notes: 'second',
         revision: before + 1,
@@ -134,19 +136,13 @@ describe.each(DIALECTS)('writers racing on one inventory (%s)', (dialect) => {
   it.runIf(dialect === 'postgres')(
     'one statement writes several items of an inventory, numbered in order, a stale one left out (PostgreSQL only)',
     async () => {
-      const inventoryId = anna.inventoryId!;
-      const [stale] = await findItemStates(db(), inventoryId, ['item-4']);
-      expect((await api('PATCH', '/api/inventory/items/item-4', { notes: 'moved' })).status).toBe(
-        200,
-      );
-      const before = await revisionNow();
-      const read = async (id: string) => (await findItemStates(db(), inventoryId, [id]))[0]!;
-      const writes = [await read('item-0'), stale!, await read('item-3')].map((row, i) => ({
+      const { read: stale, before } = await readThenChange('item-4', 'moved');
+      const writes = [await stateOf('item-0'), stale, await stateOf('item-3')].map((row, i) => ({
         read: row,
         row: { ...row, notes: `batch ${i}` },
         changedAt: 456,
       }));
-      expect(await casUpdateItems(db(), inventoryId, writes)).toEqual([
+      expect(await casUpdateItems(db(), anna.inventoryId!, writes)).toEqual([
         before + 1,
         null,
         before + 2,

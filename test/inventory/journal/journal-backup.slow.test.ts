@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, destroyTestEnvironment, login, testEnvironment } from '#test/helpers/app.js';
 import { inTestApp, useTestApp } from '#test/helpers/fixtures.js';
 import { runCli } from '#test/cli/run-cli.js';
-import { call, itemBody, seedBasics } from '#test/inventory/helpers.js';
+import { call, postItems, seedBasics } from '#test/inventory/helpers.js';
 import { journalOf } from './journal-helpers.js';
 
 /** The journal is data like any other: a backup carries it, a restore brings it back whole. */
@@ -15,19 +15,10 @@ describe.each(DIALECTS)('the journal survives backup and restore (%s)', (dialect
 
   beforeAll(async () => {
     await seedBasics(source.app, anna);
-    for (const [id, quantity] of [
-      ['rice', 2],
-      ['oats', 3],
-    ] as const) {
-      const res = await call(
-        source.app,
-        anna,
-        'POST',
-        '/api/inventory/items',
-        itemBody({ id, quantity }),
-      );
-      expect(res.status).toBe(201);
-    }
+    await postItems(source.app, anna, [
+      { id: 'rice', quantity: 2 },
+      { id: 'oats', quantity: 3 },
+    ]);
     expect(
       (await call(source.app, anna, 'PATCH', '/api/inventory/items/rice', { quantity: 1 })).status,
     ).toBe(200);

@@ -10,6 +10,22 @@ import { callsAs, itemBody, wholeInventory } from '#test/inventory/helpers.js';
  */
 
 const DAY = 24 * 3600 * 1000;
+const idsOf = (list: { itemId: string }[]) => list.map((r) => r.itemId);
+
+/** The whole answer for a household of one on the default 10 days' goal that it misses, with no use. */
+const missedByOne = (figures: {
+  food: object;
+  water: object;
+  days: number;
+  shortfall: object;
+}) => ({
+  householdSize: 1,
+  goalDays: 10,
+  goalMet: false,
+  runOut: [],
+  expiringBeforeUse: [],
+  ...figures,
+});
 
 describe.each(DIALECTS)('readiness (%s)', (dialect) => {
   const t = useTestApp(dialect);
@@ -26,17 +42,14 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     annaCalls('PUT', '/api/inventory/settings', values);
 
   it('an empty inventory: nothing in stock, the defaults, the goal missed by all of it', async () => {
-    expect(await readiness(ben)).toEqual({
-      householdSize: 1,
-      goalDays: 10,
-      food: { kcal: 0, days: 0, itemsWithoutKcal: 0 },
-      water: { liters: 0, days: 0 },
-      days: 0,
-      goalMet: false,
-      shortfall: { kcal: 22000, liters: 20 },
-      runOut: [],
-      expiringBeforeUse: [],
-    });
+    expect(await readiness(ben)).toEqual(
+      missedByOne({
+        food: { kcal: 0, days: 0, itemsWithoutKcal: 0 },
+        water: { liters: 0, days: 0 },
+        days: 0,
+        shortfall: { kcal: 22000, liters: 20 },
+      }),
+    );
   });
 
   describe('food and water', () => {
@@ -59,21 +72,19 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
       await put('crate', { categoryId: 2, quantity: 2, unit: 'pcs', kcalPerKg: null });
     });
 
+    /** what these items give with the default settings */
+    const atTheDefaults = missedByOne({
+      // 20200 / 2200 = 9.18 days
+      food: { kcal: 20200, days: 9.2, itemsWithoutKcal: 2 },
+      // 14.25 / 2 = 7.125 days
+      water: { liters: 14.25, days: 7.1 },
+      days: 7.1,
+      // 10 × 2200 − 20200; 10 × 2 − 14.25
+      shortfall: { kcal: 1800, liters: 5.75 },
+    });
+
     it('counts kcal without the water category and litres of its volume units only', async () => {
-      expect(await readiness()).toEqual({
-        householdSize: 1,
-        goalDays: 10,
-        // 20200 / 2200 = 9.18 days
-        food: { kcal: 20200, days: 9.2, itemsWithoutKcal: 2 },
-        // 14.25 / 2 = 7.125 days
-        water: { liters: 14.25, days: 7.1 },
-        days: 7.1,
-        goalMet: false,
-        // 10 × 2200 − 20200; 10 × 2 − 14.25
-        shortfall: { kcal: 1800, liters: 5.75 },
-        runOut: [],
-        expiringBeforeUse: [],
-      });
+      expect(await readiness()).toEqual(atTheDefaults);
     });
 
     it('the household settings scale every figure; the goal met has no shortfall', async () => {
@@ -113,20 +124,9 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     });
 
     it('unusable stored settings fall back to the defaults', async () => {
-      await settings({
-        householdSize: 'many',
-        dailyKcal: '-5',
-        dailyWaterLiters: '',
-        goalDays: 'ten',
-        waterCategoryId: '999',
-      });
-      expect(await readiness()).toMatchObject({
-        householdSize: 1,
-        goalDays: 10,
-        food: { kcal: 20200, days: 9.2, itemsWithoutKcal: 2 },
-        water: { liters: 14.25, days: 7.1 },
-        shortfall: { kcal: 1800, liters: 5.75 },
-      });
+      const unusable = { householdSize: 'many', dailyKcal: '-5', dailyWaterLiters: '' };
+      await settings({ ...unusable, goalDays: 'ten', waterCategoryId: '999' });
+      expect(await readiness()).toEqual(atTheDefaults);
     });
   });
 
@@ -213,13 +213,7 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     it('a longer goal lists what lasts exactly the old goal', async () => {
       await carlCalls('PUT', '/api/inventory/settings', { goalDays: '11' });
       const body = await readiness(carl);
-      expect(body.runOut.map((r: { itemId: string }) => r.itemId)).toEqual([
-        'bread',
-        'milk',
-        'cheese',
-        'beans',
-        'yogurt',
-      ]);
+      expect(idsOf(body.runOut)).toEqual(['bread', 'milk', 'cheese', 'beans', 'yogurt']);
       expect(body.runOut.slice(3)).toEqual([
         { itemId: 'beans', name: 'beans', daysLeft: 10 },
         { itemId: 'yogurt', name: 'yogurt', daysLeft: 10 },
@@ -231,12 +225,7 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
       Object.assign(carl, await login(t.app, 'carl', 'carl-password'));
       const body = await readiness(carl);
       // beans: 8 / 90 a day → 2 / (8 / 90) = 22.5 days: off the list (the goal is 11 days)
-      expect(body.runOut.map((r: { itemId: string }) => r.itemId)).toEqual([
-        'bread',
-        'milk',
-        'cheese',
-        'yogurt',
-      ]);
+      expect(idsOf(body.runOut)).toEqual(['bread', 'milk', 'cheese', 'yogurt']);
       // yogurt and cheese expired 7 and 5 days ago now: all they hold is left at their expiry
       expect(
         body.expiringBeforeUse.map((r: { itemId: string; projectedLeft: number }) => [
@@ -298,7 +287,7 @@ describe.each(DIALECTS)('readiness (%s)', (dialect) => {
     const body2 = await readiness(dora);
     expect(body2.food).toEqual({ kcal: 5_200_000, days: 2363.6, itemsWithoutKcal: 0 });
     expect(body2.runOut).toHaveLength(used);
-    expect(new Set(body2.runOut.map((r: { itemId: string }) => r.itemId)).size).toBe(used);
+    expect(new Set(idsOf(body2.runOut)).size).toBe(used);
     expect(body2.runOut.every((r: { daysLeft: number }) => r.daysLeft === 1)).toBe(true);
   });
 

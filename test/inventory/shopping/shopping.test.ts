@@ -12,6 +12,9 @@ describe.each(DIALECTS)('the shopping list (%s)', (dialect) => {
   const list = async () => (await api()('GET', '/api/inventory/shopping-list')).body.entries;
   const quantityOf = async (id: string) =>
     (await api()('GET', `/api/inventory/items/${id}`)).body.quantity;
+  /** a manual entry of anna's for item `itemId` */
+  const addEntry = async (name: string, itemId: string, quantity: number) =>
+    (await api()('POST', '/api/inventory/shopping-list', { name, itemId, quantity })).body;
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
@@ -57,15 +60,11 @@ describe.each(DIALECTS)('the shopping list (%s)', (dialect) => {
       name: ' Bread ',
       quantity: 2,
     });
-    expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({
-      name: 'Bread',
-      quantity: 2,
-      unit: '',
-      itemId: null,
-      source: 'manual',
-      checked: false,
+    expect(added).toMatchObject({
+      status: 201,
+      body: { name: 'Bread', quantity: 2, unit: '', itemId: null, source: 'manual' },
     });
+    expect(added.body.checked).toBe(false);
     const id = added.body.id;
     const patched = await api()('PATCH', `/api/inventory/shopping-list/${id}`, {
       checked: true,
@@ -150,13 +149,7 @@ describe.each(DIALECTS)('the shopping list (%s)', (dialect) => {
   });
 
   it('bought of a manual entry: to its item, or 409 no_item unless createItem; then it is gone', async () => {
-    const linked = (
-      await api()('POST', '/api/inventory/shopping-list', {
-        name: 'More flour',
-        itemId: 'flour',
-        quantity: 2,
-      })
-    ).body;
+    const linked = await addEntry('More flour', 'flour', 2);
     expect(linked.unit).toBe('l');
     const res = await api(ben)('POST', `/api/inventory/shopping-list/${linked.id}/bought`, {
       quantity: 3,
@@ -187,13 +180,7 @@ describe.each(DIALECTS)('the shopping list (%s)', (dialect) => {
 
   it('a manual entry of a deleted item keeps its name, without the item', async () => {
     await api()('PUT', '/api/inventory/items/tea', itemBody({ name: 'Tea' }));
-    const entry = (
-      await api()('POST', '/api/inventory/shopping-list', {
-        name: 'Tea',
-        itemId: 'tea',
-        quantity: 1,
-      })
-    ).body;
+    const entry = await addEntry('Tea', 'tea', 1);
     expect((await api()('DELETE', '/api/inventory/items/tea')).status).toBe(204);
     expect((await list()).find((e: any) => e.id === entry.id)).toMatchObject({
       name: 'Tea',
