@@ -4,7 +4,11 @@ import {
   type BrowserContext,
   type Page,
 } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Session, TestDialect } from '#test/helpers/app.js';
+import { useTestApp, type TestAppFixture } from '#test/helpers/fixtures.js';
+import { ensureWebBuild } from '#test/helpers/web-build.js';
+import { seedBasics, share } from '#test/inventory/helpers.js';
 import { CHROMIUM } from './browser.js';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
@@ -20,8 +24,44 @@ export interface Member {
   problems: string[];
 }
 
-export async function launchChromium(): Promise<PlaywrightBrowser> {
+async function launchChromium(): Promise<PlaywrightBrowser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+/** What a household app suite runs against (useHouseholdApp); filled in once beforeAll has run. */
+export interface HouseholdSuite {
+  t: TestAppFixture;
+  anna: Session;
+  ben: Session;
+  /** http://127.0.0.1:<port> of the listening app */
+  base: string;
+  browser: PlaywrightBrowser;
+}
+
+/**
+ * A household app suite's set-up, in beforeAll: an app with anna and ben sharing one inventory
+ * with its basics (seedBasics), then `seed` (the suite's own items, messages, files), then the
+ * app listening on a loopback port and a Chromium launched; the browser closes after the block.
+ */
+export function useHouseholdApp(
+  dialect: TestDialect,
+  seed: (suite: HouseholdSuite) => Promise<void> = async () => {},
+): HouseholdSuite {
+  const t = useTestApp(dialect);
+  const [anna, ben] = t.users('anna', 'ben');
+  const suite = { t, anna, ben, base: '' } as HouseholdSuite;
+  beforeAll(async () => {
+    ensureWebBuild();
+    await share(t.app, t.admin, anna, ben);
+    await seedBasics(t.app, anna);
+    await seed(suite);
+    suite.base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    suite.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+  });
+  return suite;
 }
 
 export async function openMember(

@@ -1,55 +1,44 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
-import { ensureWebBuild } from '#test/helpers/web-build.js';
-import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
 import { describeInBrowser, screenshot, useBrowserTest } from './browser.js';
 import {
   expectQuantity,
-  launchChromium,
   openMember,
   signInToApp,
   untilServiceWorkerControls,
   type Member,
+  useHouseholdApp,
 } from './household-app-page.js';
 
 describeInBrowser('household app at /app/', () => {
   describe.each(DIALECTS)('%s', (dialect) => {
-    const t = useTestApp(dialect);
-    const [anna, ben] = t.users('anna', 'ben');
-    let base: string;
-    let browser: Browser;
-    let annaApp: Member;
-    let benApp: Member;
-
-    beforeAll(async () => {
-      ensureWebBuild();
-      await share(t.app, t.admin, anna, ben);
-      await seedBasics(t.app, anna);
+    const suite = useHouseholdApp(dialect, async ({ t, anna }) => {
       const created = await call(t.app, anna, 'POST', '/api/inventory/items', {
         ...itemBody({ id: 'beans', name: 'Beans', quantity: 10, unit: 'cans', lastUpdated: 1 }),
       });
       expect(created.status).toBe(201);
-      base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-      browser = await launchChromium();
-      annaApp = await openMember(browser);
-      benApp = await openMember(browser);
     });
-    afterAll(async () => {
-      await browser?.close();
+    const { t, anna } = suite;
+    let annaApp: Member;
+    let benApp: Member;
+    beforeAll(async () => {
+      annaApp = await openMember(suite.browser);
+      benApp = await openMember(suite.browser);
     });
 
     const serverQuantity = async () =>
       (await call(t.app, anna, 'GET', '/api/inventory/items/beans')).body.quantity as number;
 
     it('serves the shell with a strict CSP and a manifest named after the server', async () => {
-      const page = await fetch(`${base}/app/`);
+      const page = await fetch(`${suite.base}/app/`);
       expect(page.status).toBe(200);
       const csp = page.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
-      const manifest = (await (await fetch(`${base}/app/manifest.webmanifest`)).json()) as any;
+      const manifest = (await (
+        await fetch(`${suite.base}/app/manifest.webmanifest`)
+      ).json()) as any;
       expect(manifest).toMatchObject({
         name: 'Larder',
         start_url: '/app/',
@@ -59,20 +48,20 @@ describeInBrowser('household app at /app/', () => {
       const sizes = manifest.icons.map((icon: { sizes: string }) => icon.sizes);
       expect(sizes).toEqual(expect.arrayContaining(['192x192', '512x512']));
       for (const icon of manifest.icons) {
-        const res = await fetch(`${base}${icon.src}`);
+        const res = await fetch(`${suite.base}${icon.src}`);
         expect(res.headers.get('content-type')).toBe('image/png');
       }
-      const sw = await fetch(`${base}/app/sw.js`);
+      const sw = await fetch(`${suite.base}/app/sw.js`);
       expect(sw.status).toBe(200);
       expect(sw.headers.get('content-type')).toMatch(/javascript/);
-      expect((await fetch(`${base}/app/nope.js`)).status).toBe(404);
-      expect((await fetch(`${base}/app/..%2f..%2fpackage.json`)).status).toBe(404);
+      expect((await fetch(`${suite.base}/app/nope.js`)).status).toBe(404);
+      expect((await fetch(`${suite.base}/app/..%2f..%2fpackage.json`)).status).toBe(404);
     });
 
     it('a wrong password is refused on the sign-in page', async () => {
       // a browser of its own: the refused login is a 401 in its console
-      const { page, context } = await openMember(browser);
-      await page.goto(`${base}/app/`);
+      const { page, context } = await openMember(suite.browser);
+      await page.goto(`${suite.base}/app/`);
       await page.getByLabel('Username').fill('anna');
       await page.getByLabel('Password').fill('not-her-password');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -81,8 +70,8 @@ describeInBrowser('household app at /app/', () => {
     });
 
     it('two members: one offline uses 2 of 10 cans, the other 1 online; after reconnect everyone sees 7', async () => {
-      await signInToApp(annaApp.page, base, 'anna');
-      await signInToApp(benApp.page, base, 'ben');
+      await signInToApp(annaApp.page, suite.base, 'anna');
+      await signInToApp(benApp.page, suite.base, 'ben');
       await expectQuantity(annaApp.page, 'Beans', '10 cans');
       await expectQuantity(benApp.page, 'Beans', '10 cans');
       await untilServiceWorkerControls(annaApp.page);

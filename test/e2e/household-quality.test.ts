@@ -1,13 +1,11 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
-import { ensureWebBuild } from '#test/helpers/web-build.js';
-import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
 import { fixture, resourceMetadata, upload } from '#test/resources/helpers.js';
 import { describeInBrowser, screenshot } from './browser.js';
-import { launchChromium, openMember, signInToApp } from './household-app-page.js';
+import { openMember, signInToApp, useHouseholdApp } from './household-app-page.js';
 
 /** The first load's budget of compressed JavaScript (DESIGN, "The household app"). */
 const SCRIPT_BUDGET_BYTES = 150 * 1024;
@@ -34,15 +32,7 @@ const fitsWidth = (page: Page) =>
 
 describeInBrowser('household app: accessible, German, phone width, within its budget', () => {
   describe.each(DIALECTS)('%s', (dialect) => {
-    const t = useTestApp(dialect);
-    const [anna, ben] = t.users('anna', 'ben');
-    let base: string;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      ensureWebBuild();
-      await share(t.app, t.admin, anna, ben);
-      await seedBasics(t.app, anna);
+    const suite = useHouseholdApp(dialect, async ({ t, anna, ben }) => {
       const long = 'Sehr lange Bezeichnung ohne Leerzeichen'.repeat(3).replaceAll(' ', '');
       for (const [id, name] of [
         ['beans', 'Beans'],
@@ -54,15 +44,10 @@ describeInBrowser('household app: accessible, German, phone width, within its bu
       await call(t.app, ben, 'POST', '/api/messages', { receiverId: anna.userId, body: 'Hello' });
       const meta = resourceMetadata({ title: 'Candle safety' });
       await upload(t.app, t.admin, 'candle-safety.pdf', meta, fixture('candle-safety.pdf'));
-      base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
     });
 
     it('the first load, up to the Stock screen, fetches at most 150 KB of compressed JavaScript', async () => {
-      const member = await openMember(browser);
+      const member = await openMember(suite.browser);
       const scripts: Promise<number>[] = [];
       member.page.on('requestfinished', (request) => {
         if (request.resourceType() !== 'script') return;
@@ -73,7 +58,7 @@ describeInBrowser('household app: accessible, German, phone width, within its bu
           }),
         );
       });
-      await signInToApp(member.page, base, 'anna');
+      await signInToApp(member.page, suite.base, 'anna');
       await member.page.getByRole('button', { name: 'Use one Beans' }).waitFor();
       const bytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
       expect(scripts.length).toBeGreaterThan(0);
@@ -84,12 +69,12 @@ describeInBrowser('household app: accessible, German, phone width, within its bu
     // what axe and the layout check see does not depend on the database: one dialect is enough
     for (const width of dialect === DIALECTS[0] ? [375, 1280] : []) {
       it(`every screen at ${width} px: no serious or critical axe finding, no sideways scrolling`, async () => {
-        const member = await openMember(browser, { width });
+        const member = await openMember(suite.browser, { width });
         const { page } = member;
-        await page.goto(`${base}/app/`);
+        await page.goto(`${suite.base}/app/`);
         await page.getByRole('button', { name: 'Sign in' }).waitFor();
         expect(await seriousViolations(page)).toEqual([]);
-        await signInToApp(page, base, 'anna');
+        await signInToApp(page, suite.base, 'anna');
         for (const [route, name] of SCREENS) {
           await page.getByRole('link', { name, exact: true }).click();
           await page.getByRole('heading', { level: 1, name }).waitFor();
@@ -106,7 +91,7 @@ describeInBrowser('household app: accessible, German, phone width, within its bu
           await screenshot(page, `app-${route}-${width}-${dialect}`);
         }
         for (const route of ['stock/item/beans', 'stock/new', 'stock/places']) {
-          await page.goto(`${base}/app/#/${route}`);
+          await page.goto(`${suite.base}/app/#/${route}`);
           await page.getByRole('heading', { level: 1 }).waitFor();
           expect(await seriousViolations(page), `${route} at ${width} px`).toEqual([]);
           expect(await fitsWidth(page), `${route} at ${width} px`).toBe(true);
@@ -117,9 +102,9 @@ describeInBrowser('household app: accessible, German, phone width, within its bu
     }
 
     it('speaks German in a German browser, and the Account choice overrides the browser', async () => {
-      const member = await openMember(browser, { locale: 'de-DE', width: 375 });
+      const member = await openMember(suite.browser, { locale: 'de-DE', width: 375 });
       const { page } = member;
-      await page.goto(`${base}/app/`);
+      await page.goto(`${suite.base}/app/`);
       await page.getByLabel('Benutzername').fill('anna');
       await page.getByLabel('Passwort').fill('anna-password');
       await page.getByRole('button', { name: 'Anmelden' }).click();

@@ -1,18 +1,15 @@
 import fs from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '#test/helpers/app.js';
-import { useTestApp } from '#test/helpers/fixtures.js';
-import { ensureWebBuild } from '#test/helpers/web-build.js';
-import { call, itemBody, seedBasics, share } from '#test/inventory/helpers.js';
+import { call, itemBody } from '#test/inventory/helpers.js';
 import { fixture, resourceMetadata, upload } from '#test/resources/helpers.js';
 import { describeInBrowser, expectCount, screenshot } from './browser.js';
 import {
   expectQuantity,
-  launchChromium,
   openMember,
   signInToApp,
   type Member,
+  useHouseholdApp,
 } from './household-app-page.js';
 
 const inDays = (days: number) =>
@@ -20,17 +17,7 @@ const inDays = (days: number) =>
 
 describeInBrowser('household app screens', () => {
   describe.each(DIALECTS)('%s', (dialect) => {
-    const t = useTestApp(dialect);
-    const [anna, ben] = t.users('anna', 'ben');
-    let base: string;
-    let browser: Browser;
-    let annaApp: Member;
-    let benApp: Member;
-
-    beforeAll(async () => {
-      ensureWebBuild();
-      await share(t.app, t.admin, anna, ben);
-      await seedBasics(t.app, anna);
+    const suite = useHouseholdApp(dialect, async ({ t, anna }) => {
       await call(t.app, anna, 'PUT', '/api/inventory/categories/2', { name: 'Drinks' });
       await call(t.app, anna, 'PUT', '/api/inventory/locations/2', { name: 'Cellar' });
       for (const item of [
@@ -55,15 +42,15 @@ describeInBrowser('household app screens', () => {
       expect((await upload(t.app, t.admin, 'emergency_radio-list.pdf', other)).statusCode).toBe(
         201,
       );
-      base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-      browser = await launchChromium();
-      annaApp = await openMember(browser);
-      benApp = await openMember(browser, { width: 375 });
-      await signInToApp(annaApp.page, base, 'anna');
-      await signInToApp(benApp.page, base, 'ben');
     });
-    afterAll(async () => {
-      await browser?.close();
+    const { t, anna, ben } = suite;
+    let annaApp: Member;
+    let benApp: Member;
+    beforeAll(async () => {
+      annaApp = await openMember(suite.browser);
+      benApp = await openMember(suite.browser, { width: 375 });
+      await signInToApp(annaApp.page, suite.base, 'anna');
+      await signInToApp(benApp.page, suite.base, 'ben');
     });
 
     const item = async (id: string) =>
@@ -159,7 +146,7 @@ describeInBrowser('household app screens', () => {
 
     it('categories and locations: a new location shows in the edit form', async () => {
       const { page } = annaApp;
-      await page.goto(`${base}/app/#/stock/places`);
+      await page.goto(`${suite.base}/app/#/stock/places`);
       await page.getByLabel('New location').fill('Garage');
       await page.getByRole('button', { name: 'Add' }).nth(1).click();
       await page.getByText('Garage').waitFor();
