@@ -1,10 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { WriteTransaction } from '#src/db/group-commit.js';
-import type { DB } from '#src/db/types.js';
 import { badRequest, notFound } from '#src/http/errors.js';
-import type { EventBus } from '#src/events/bus.js';
 import { createCalendarService } from './calendar/calendar.service.js';
-import { createMutate } from '#src/inventory/store/inventory.mutate.js';
+import { createMutate, type StoreDeps } from '#src/inventory/store/inventory.mutate.js';
 import * as repo from '#src/inventory/store/inventory.repository.js';
 import { createItemsService } from './items/items.service.js';
 import { createNamedService } from './named/named.service.js';
@@ -38,18 +34,16 @@ const MAX_NAME_LENGTH = 100;
  * features ask of an inventory. Every write goes through one `mutate` (inventory.mutate.ts),
  * which bumps the revision, logs the change and publishes inventoryUpdated after commit.
  */
-export function createInventoryService(deps: {
-  db: Kysely<DB>;
-  write: WriteTransaction;
-  bus: EventBus;
-  clock: () => number;
-  /** LARDER_CLOCK_SKEW in ms (default 60 s: the CLI's writers need no config) */
-  clockSkewMs?: number;
-  /** LARDER_TZ: the day expiry dates are read against (default UTC: the CLI needs no config) */
-  timeZone?: string;
-  /** LARDER_JOURNAL_DAYS (default 400); 0: no journal rows are written */
-  journalDays?: number;
-}) {
+export function createInventoryService(
+  deps: StoreDeps & {
+    /** LARDER_CLOCK_SKEW in ms (default 60 s: the CLI's writers need no config) */
+    clockSkewMs?: number;
+    /** LARDER_TZ: the day expiry dates are read against (default UTC: the CLI needs no config) */
+    timeZone?: string;
+    /** LARDER_JOURNAL_DAYS (default 400); 0: no journal rows are written */
+    journalDays?: number;
+  },
+) {
   const { db, clock } = deps;
   const journalDays = deps.journalDays ?? 400;
   const cache = createSnapshotCache();

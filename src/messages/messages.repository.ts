@@ -71,24 +71,14 @@ export async function listConversation(
   before: number | null,
   limit: number,
 ): Promise<MessageRow[]> {
-  let query = between(db, a, b);
-  if (before !== null) query = query.where('messages.sent_at', '<', before);
-  const page = query
-    .orderBy('messages.sent_at', 'desc')
-    .orderBy('messages.seq', 'desc')
-    .limit(limit)
-    .execute();
-  const rows = await pageWithTies(
+  const rows = await pageWithTies({
+    rows: () => between(db, a, b),
+    columns: ['messages.sent_at', 'messages.seq'],
+    normalize,
+    key: (row) => [row.sent_at, row.seq],
+    before,
     limit,
-    page.then((rows) => rows.map(normalize)),
-    async (oldest) =>
-      (
-        await between(db, a, b)
-          .where('messages.sent_at', '=', oldest.sent_at)
-          .where('messages.seq', '<', oldest.seq)
-          .execute()
-      ).map(normalize),
-  );
+  });
   return rows.sort((x, y) => x.sent_at - y.sent_at || x.seq - y.seq);
 }
 

@@ -88,6 +88,15 @@ export interface Mutate {
 /** Attempts of an optimistic write before it takes the inventory's lock instead. */
 const CAS_ATTEMPTS = 3;
 
+/** What the inventory is written with: the service is built from these and hands them on here. */
+export interface StoreDeps {
+  db: Kysely<DB>;
+  /** the database's write transaction (Database.write): on SQLite, the shared group commit */
+  write: WriteTransaction;
+  bus: EventBus;
+  clock: () => number;
+}
+
 /**
  * The one way to change an inventory, and the one writer of its revision and change log: a
  * transaction that locks the inventory, lets `work` write its rows, then (only if something
@@ -96,19 +105,16 @@ const CAS_ATTEMPTS = 3;
  * commit it publishes inventoryUpdated so every member's sockets hear of it. On SQLite, writes
  * that arrive together share one COMMIT (src/db/group-commit.ts), each in a savepoint of its own.
  */
-export function createMutate(deps: {
-  db: Kysely<DB>;
-  /** the database's write transaction (Database.write): on SQLite, the shared group commit */
-  write: WriteTransaction;
-  bus: EventBus;
-  clock: () => number;
-  /** LARDER_CLOCK_SKEW in ms */
-  clockSkewMs: number;
-  /** Called after the commit of every write that bumped the revision (the snapshot cache). */
-  afterWrite?: (inventoryId: string, revision: number) => void;
-  /** false: no journal rows are written (LARDER_JOURNAL_DAYS=0) */
-  journaling: boolean;
-}): Mutate {
+export function createMutate(
+  deps: StoreDeps & {
+    /** LARDER_CLOCK_SKEW in ms */
+    clockSkewMs: number;
+    /** Called after the commit of every write that bumped the revision (the snapshot cache). */
+    afterWrite?: (inventoryId: string, revision: number) => void;
+    /** false: no journal rows are written (LARDER_JOURNAL_DAYS=0) */
+    journaling: boolean;
+  },
+): Mutate {
   const { db, bus, clock, clockSkewMs, afterWrite, journaling, write: transaction } = deps;
   const moment = (): Moment => {
     const now = clock();

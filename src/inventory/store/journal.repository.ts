@@ -88,21 +88,14 @@ export async function listJournal(
   before: number | null,
   limit: number,
 ): Promise<StoredJournalRow[]> {
-  let query = filtered(db, inventoryId, filter);
-  if (before !== null) query = query.where('at', '<', before);
-  const page = query.orderBy('at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
-  return pageWithTies(
+  return pageWithTies({
+    rows: () => filtered(db, inventoryId, filter),
+    columns: ['at', 'seq'],
+    normalize,
+    key: (row) => [row.at, row.seq],
+    before,
     limit,
-    page.then((rows) => rows.map(normalize)),
-    async (oldest) =>
-      (
-        await filtered(db, inventoryId, filter)
-          .where('at', '=', oldest.at)
-          .where('seq', '<', oldest.seq)
-          .orderBy('seq', 'desc')
-          .execute()
-      ).map(normalize),
-  );
+  });
 }
 
 /** Removes the rows written before `cutoff`; returns how many. */
