@@ -1,5 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
+import { pageWithTies } from '#src/db/paging.js';
 import type { MessagesTable } from '#src/db/types.js';
 
 /** A stored message with its sender's current username. */
@@ -72,21 +73,22 @@ export async function listConversation(
 ): Promise<MessageRow[]> {
   let query = between(db, a, b);
   if (before !== null) query = query.where('messages.sent_at', '<', before);
-  const rows = (
-    await query
-      .orderBy('messages.sent_at', 'desc')
-      .orderBy('messages.seq', 'desc')
-      .limit(limit)
-      .execute()
-  ).map(normalize);
-  const oldest = rows.at(-1);
-  if (oldest && rows.length === limit) {
-    const ties = await between(db, a, b)
-      .where('messages.sent_at', '=', oldest.sent_at)
-      .where('messages.seq', '<', oldest.seq)
-      .execute();
-    rows.push(...ties.map(normalize));
-  }
+  const page = query
+    .orderBy('messages.sent_at', 'desc')
+    .orderBy('messages.seq', 'desc')
+    .limit(limit)
+    .execute();
+  const rows = await pageWithTies(
+    limit,
+    page.then((rows) => rows.map(normalize)),
+    async (oldest) =>
+      (
+        await between(db, a, b)
+          .where('messages.sent_at', '=', oldest.sent_at)
+          .where('messages.seq', '<', oldest.seq)
+          .execute()
+      ).map(normalize),
+  );
   return rows.sort((x, y) => x.sent_at - y.sent_at || x.seq - y.seq);
 }
 

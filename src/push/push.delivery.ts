@@ -31,14 +31,8 @@ const BATCH = 100;
 /** delivered and given-up rows are kept this long (another instance's late insert finds them) */
 const KEEP_FINISHED_MS = 24 * 3600_000;
 
-/**
- * The push outbox: queued deliveries (one per subscription and event, whichever instance heard
- * it first), each attempt claimed by one instance and sent by push.send.ts. 2xx delivered; 404/410
- * deletes the subscription; 413 goes again at once with the small form; 429 waits for
- * Retry-After; redirects are not followed; other failures back off, and a delivery is given up
- * after MAX_ATTEMPTS or when its TTL has passed.
- */
-export function createPushOutbox(deps: {
+/** What the push feature's parts are built from (the outbox, the service, the feature). */
+export interface PushDeps {
   db: Kysely<DB>;
   /**
    * The outbox's writes (queue, claim, record): on SQLite they share the commits of every other
@@ -49,8 +43,16 @@ export function createPushOutbox(deps: {
   log: FastifyBaseLogger;
   outbound: Outbound;
   metrics: Metrics['push'];
-  vapid: () => Promise<VapidKeys>;
-}) {
+}
+
+/**
+ * The push outbox: queued deliveries (one per subscription and event, whichever instance heard
+ * it first), each attempt claimed by one instance and sent by push.send.ts. 2xx delivered; 404/410
+ * deletes the subscription; 413 goes again at once with the small form; 429 waits for
+ * Retry-After; redirects are not followed; other failures back off, and a delivery is given up
+ * after MAX_ATTEMPTS or when its TTL has passed.
+ */
+export function createPushOutbox(deps: PushDeps & { vapid: () => Promise<VapidKeys> }) {
   const { db, clock, log, metrics, write } = deps;
   const { send } = createPushSender(deps);
   const limiter = createRateLimiter({ perSecond: PUSHES_PER_SECOND, burst: PUSH_BURST });

@@ -1,11 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { WriteTransaction } from '#src/db/group-commit.js';
-import type { DB } from '#src/db/types.js';
 import type { EventBus } from '#src/events/bus.js';
 import type { Feature } from '#src/feature.js';
-import type { Metrics } from '#src/metrics/metrics.js';
-import type { Outbound } from '#src/outbound/outbound.js';
+import type { PushDeps } from './push.delivery.js';
 import type { PushSources } from './push.realtime.js';
 import { pushRoutes } from './push.routes.js';
 import { createPushService } from './push.service.js';
@@ -15,16 +10,7 @@ const HOUR_MS = 3600_000;
 const PUSH_TICK_MS = 5_000;
 
 /** Web Push to closed apps: VAPID keys, subscriptions, the notices the bus causes, the outbox. */
-export function pushFeature(deps: {
-  db: Kysely<DB>;
-  write: WriteTransaction;
-  bus: EventBus;
-  clock: () => number;
-  log: FastifyBaseLogger;
-  outbound: Outbound;
-  metrics: Metrics['push'];
-  sources: PushSources;
-}) {
+export function pushFeature(deps: PushDeps & { bus: EventBus; sources: PushSources }) {
   const { bus, sources, ...rest } = deps;
   const push = createPushService(rest);
   push.connect(bus, sources);

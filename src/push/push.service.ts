@@ -1,15 +1,11 @@
 import crypto from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import webpush from 'web-push';
 import type { SignedInUser } from '#src/auth/auth.service.js';
-import type { DB, PushSubscriptionsTable } from '#src/db/types.js';
+import type { PushSubscriptionsTable } from '#src/db/types.js';
 import type { EventBus } from '#src/events/bus.js';
 import { AppError, badRequest, conflict, notFound } from '#src/http/errors.js';
-import type { Metrics } from '#src/metrics/metrics.js';
-import { OutboundError, type Outbound } from '#src/outbound/outbound.js';
-import type { WriteTransaction } from '#src/db/group-commit.js';
-import { createPushOutbox } from './push.delivery.js';
+import { OutboundError } from '#src/outbound/outbound.js';
+import { createPushOutbox, type PushDeps } from './push.delivery.js';
 import { PUSH_EVENTS, type PushEvent, type PushNotice } from './push.payload.js';
 import { connectPushToBus, type PushSources } from './push.realtime.js';
 import * as repo from './push.repository.js';
@@ -47,14 +43,7 @@ function checkKeys(keys: SubscribeInput['keys']): void {
  * Web Push to closed apps (UnifiedPush): the VAPID key pair, the subscriptions of each sign-in
  * session, and the outbox that delivers the notices src/push/push.realtime.ts queues.
  */
-export function createPushService(deps: {
-  db: Kysely<DB>;
-  write: WriteTransaction;
-  clock: () => number;
-  log: FastifyBaseLogger;
-  outbound: Outbound;
-  metrics: Metrics['push'];
-}) {
+export function createPushService(deps: PushDeps) {
   const { db, clock, outbound, metrics } = deps;
   let keys: Promise<VapidKeys> | null = null;
 

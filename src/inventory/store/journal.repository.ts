@@ -1,6 +1,7 @@
 import { deleteOlderThan } from '#src/db/rows.js';
 import type { Executor } from '#src/db/executor.js';
 import { bulkInsert } from '#src/db/prepared.js';
+import { pageWithTies } from '#src/db/paging.js';
 import type { JournalTable } from '#src/db/types.js';
 
 /** The journal table: written by the item writer only, read by the journal routes. */
@@ -89,19 +90,19 @@ export async function listJournal(
 ): Promise<StoredJournalRow[]> {
   let query = filtered(db, inventoryId, filter);
   if (before !== null) query = query.where('at', '<', before);
-  const rows = (
-    await query.orderBy('at', 'desc').orderBy('seq', 'desc').limit(limit).execute()
-  ).map(normalize);
-  const oldest = rows.at(-1);
-  if (oldest && rows.length === limit) {
-    const ties = await filtered(db, inventoryId, filter)
-      .where('at', '=', oldest.at)
-      .where('seq', '<', oldest.seq)
-      .orderBy('seq', 'desc')
-      .execute();
-    rows.push(...ties.map(normalize));
-  }
-  return rows;
+  const page = query.orderBy('at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  return pageWithTies(
+    limit,
+    page.then((rows) => rows.map(normalize)),
+    async (oldest) =>
+      (
+        await filtered(db, inventoryId, filter)
+          .where('at', '=', oldest.at)
+          .where('seq', '<', oldest.seq)
+          .orderBy('seq', 'desc')
+          .execute()
+      ).map(normalize),
+  );
 }
 
 /** Removes the rows written before `cutoff`; returns how many. */
