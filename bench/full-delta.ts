@@ -11,13 +11,12 @@
  * The server runs as in production (`node dist/main.js`, built first when stale).
  */
 import { call, expect, keepAlive } from '#bench/lib/http.js';
-import { createStore, newMember, replaceInventory, startLarder } from '#bench/lib/larder.js';
+import { newMember, replaceInventory, startBenchLarder } from '#bench/lib/larder.js';
 import { cleanUp } from '#bench/lib/processes.js';
 import { probe } from '#bench/lib/probe.js';
 import { num, percentile } from '#bench/lib/report.js';
-import { ensureBuilt, numberArg } from '#bench/lib/script.js';
+import { numberArg } from '#bench/lib/script.js';
 import { inventoryBody } from '#bench/lib/seed.js';
-import { chooseTarget } from '#bench/lib/target.js';
 
 const ITEMS = 20_000;
 const SECONDS = numberArg('seconds', 8);
@@ -67,10 +66,7 @@ async function run(base: string, token: string, phase: Phase) {
 }
 
 async function main() {
-  const target = chooseTarget(process.argv.includes('--pg'));
-  ensureBuilt();
-  const store = createStore('full-delta', target);
-  const larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
+  const { target, larder } = await startBenchLarder('full-delta');
   try {
     const { token } = await newMember(larder.base, 'household');
     // two whole writes: every item changed at revision 2, so since=1 is a delta of every item

@@ -190,30 +190,26 @@ async function run(label: string, burners: number, root?: string) {
   await Promise.all(
     houses.map(async (house, h) => {
       const since = [0, 0];
+      /** one POST /api/inventory/sync of `phone`; its time goes to `took`, its status is counted */
+      const sync = async (phone: (typeof house.phones)[number], body: object, took: number[]) => {
+        const started = performance.now();
+        const reply = await call(base, {
+          method: 'POST',
+          path: '/api/inventory/sync',
+          token: phone.token,
+          agent: house.agent,
+          body,
+        });
+        took.push(performance.now() - started);
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        return reply;
+      };
       for (let r = 0; r < ROUNDS; r++) {
         const t0 = performance.now();
         await Promise.all(
           house.phones.map(async (phone, p) => {
-            const a = performance.now();
-            const reply = await call(base, {
-              method: 'POST',
-              path: '/api/inventory/sync',
-              token: phone.token,
-              agent: house.agent,
-              body: { ops: batch(`h${h}p${p}r${r}`, Date.now() - 60_000) },
-            });
-            postMs.push(performance.now() - a);
-            statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-            const b = performance.now();
-            const delta = await call(base, {
-              method: 'POST',
-              path: '/api/inventory/sync',
-              token: phone.token,
-              agent: house.agent,
-              body: { since: since[p], ops: [] },
-            });
-            deltaMs.push(performance.now() - b);
-            statuses.set(delta.status, (statuses.get(delta.status) ?? 0) + 1);
+            await sync(phone, { ops: batch(`h${h}p${p}r${r}`, Date.now() - 60_000) }, postMs);
+            const delta = await sync(phone, { since: since[p], ops: [] }, deltaMs);
             if (delta.status === 200) since[p] = delta.json<{ revision: number }>().revision;
           }),
         );

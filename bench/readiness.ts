@@ -16,13 +16,19 @@
  */
 import crypto from 'node:crypto';
 import { call, expect, keepAlive } from '#bench/lib/http.js';
-import { createStore, newMember, replaceInventory, startLarder } from '#bench/lib/larder.js';
+import {
+  QUIET_SERVER,
+  newMember,
+  replaceInventory,
+  startBenchLarder,
+  startLarder,
+} from '#bench/lib/larder.js';
 import { cleanUp } from '#bench/lib/processes.js';
 import { probe } from '#bench/lib/probe.js';
 import { num, percentile } from '#bench/lib/report.js';
-import { ensureBuilt, numberArg } from '#bench/lib/script.js';
+import { numberArg } from '#bench/lib/script.js';
 import { inventoryBody, itemId } from '#bench/lib/seed.js';
-import { chooseTarget, connectSql, type Sql } from '#bench/lib/target.js';
+import { connectSql, type Sql } from '#bench/lib/target.js';
 
 const ITEMS = 20_000;
 const DAY_MS = 24 * 3600 * 1000;
@@ -94,10 +100,9 @@ async function phase(base: string, token: string, path: string) {
 }
 
 async function main() {
-  const target = chooseTarget(process.argv.includes('--pg'));
-  ensureBuilt();
-  const store = createStore('readiness', target);
-  let larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
+  const started = await startBenchLarder('readiness');
+  const { target, store } = started;
+  let larder = started.larder;
   try {
     const session = await newMember(larder.base, 'household');
     const body = inventoryBody(ITEMS);
@@ -109,7 +114,7 @@ async function main() {
     const seeding = performance.now();
     await writeJournal(sql, session.inventoryId, { id: session.userId, name: session.username });
     await sql.close();
-    larder = await startLarder(store, { bcryptCost: 4, logLevel: 'warn' });
+    larder = await startLarder(store, QUIET_SERVER);
     console.log(
       `readiness bench: ${target.dialect}, ${ITEMS} items, ${ITEMS * USES} journal rows ` +
         `(written in ${num((performance.now() - seeding) / 1000)} s), ${SECONDS} s per phase`,

@@ -235,7 +235,8 @@ async function measureSide(
   const idle = pids.map(footprint);
   log(`${name}: opening the sockets (idle RSS ${idle.map((f) => num(f.rssMb)).join(', ')} MB)`);
   const started = performance.now();
-  const opened = await whileReporting(name, pids, idle, log, () =>
+  const watched: Watched = { name, pids, idle, log };
+  const opened = await whileReporting(watched, () =>
     Promise.all(clients.map((c) => c.ask({ cmd: 'open' }))),
   );
   const connectMs = performance.now() - started;
@@ -259,7 +260,7 @@ async function measureSide(
   );
   log(`${name}: storm, every socket dropped at once`);
   const before = listenCounters();
-  const storms = await whileReporting(name, pids, idle, log, () =>
+  const storms = await whileReporting(watched, () =>
     Promise.all(clients.map((c) => c.ask({ cmd: 'storm', deadlineMs: STORM_DEADLINE_MS }))),
   );
   const storm = mergeStorms(storms);
@@ -274,12 +275,17 @@ async function measureSide(
   return { name, pids, connectMs, connects, perSocket, push, storm, overflows };
 }
 
+/** The servers of one side, as `whileReporting` watches them. */
+interface Watched {
+  name: string;
+  pids: number[];
+  idle: Footprint[];
+  log: (s: string) => void;
+}
+
 /** Runs `work`, saying every PROGRESS_MS how many sockets the servers hold over their idle count. */
 async function whileReporting<T>(
-  name: string,
-  pids: number[],
-  idle: Footprint[],
-  log: (s: string) => void,
+  { name, pids, idle, log }: Watched,
   work: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now();

@@ -13,7 +13,8 @@ import {
   stopProcess,
   tempDir,
 } from './processes.js';
-import { dropSchema, type Target } from './target.js';
+import { ensureBuilt } from './script.js';
+import { chooseTarget, dropSchema, type Target } from './target.js';
 
 export const ADMIN_PASSWORD = 'bench-admin-password';
 export const USER_PASSWORD = 'bench-user-password';
@@ -64,6 +65,20 @@ export interface Running {
   /** CPU the server process had used by then (all threads) */
   startCpuMs: number;
   stop(): Promise<void>;
+}
+
+/** A server for a benchmark that measures something else than sign-in and logging. */
+export const QUIET_SERVER: StartOptions = { bcryptCost: 4, logLevel: 'warn' };
+
+/**
+ * The start of a one-server benchmark: the database (`--pg`, or LARDER_TEST_DATABASE_URL), the
+ * server built when stale, a store named `name` and a QUIET_SERVER on it.
+ */
+export async function startBenchLarder(name: string) {
+  const target = chooseTarget(process.argv.includes('--pg'));
+  ensureBuilt();
+  const store = createStore(name, target);
+  return { target, store, larder: await startLarder(store, QUIET_SERVER) };
 }
 
 /** Starts `node dist/main.js` on the store and waits for GET /health to answer 200. */
