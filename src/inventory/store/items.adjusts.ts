@@ -57,7 +57,9 @@ export function adjustLog(db: Executor, inventoryId: string, itemId: string, sto
     for (const r of read) seen.add(keyOf(r));
     const known = new Set((window ?? []).map(keyOf));
     const fresh = read.filter((r) => !known.has(keyOf(r)));
-    if (window === null) fresh.push(...news.values());
+    // this write's own rows counted before the window reached back to them (the usual, later
+    // adjusts) are not in the database yet: they join as stored ones do
+    for (const r of news.values()) if (!known.has(keyOf(r))) fresh.push(r);
     const later = fresh.filter((r) => isLater(r, s));
     const atOrBefore = fresh.filter((r) => !isLater(r, s)).sort(byStamp);
     let pred = atOrBefore.at(-1);

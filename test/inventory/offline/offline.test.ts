@@ -38,6 +38,21 @@ describe.each(DIALECTS)('offline queue: POST /api/inventory/sync (%s)', (dialect
     expect((await get('last-can')).quantity).toBe(-1);
   });
 
+  it('adjusts out of time order within one batch are all counted, after an earlier batch', async () => {
+    await seed('soup', { quantity: 10 });
+    const now = Date.now();
+    const at = (minutes: number, delta: number, n: number) =>
+      op('soup', 'adjust', { delta }, now - 50 * MINUTE + minutes * MINUTE, `soup-${n}`);
+    await sync(mom, { ops: [at(0, 1, 0)] });
+    // the first two arrive in time order, the next ones earlier than both
+    const batch = [at(2, 2, 1), at(5, 5, 2), at(3, 3, 3), at(1, 1, 4), at(4, 4, 5)];
+    const res = await sync(dad, { ops: batch });
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(
+      batch.map(() => 'applied'),
+    );
+    expect((await get('soup')).quantity).toBe(10 + 1 + 2 + 5 + 3 + 1 + 4);
+  });
+
   it('a recount: adjusts made before it are in the count, later ones apply, in any arrival order', async () => {
     const now = Date.now();
     const ops = [
