@@ -177,11 +177,17 @@ export async function inTestApp<T>(
   options: TestAppOptions,
   body: (t: TestApp) => Promise<T>,
 ): Promise<T> {
-  const t = await startTestApp(dialect, options);
+  // the environment outlives `t.close()`: a test may close the app and start another on it
+  const { env, owned } = environmentFor(dialect, options);
   try {
-    return await body(t);
+    const t = await buildTestApp(dialect, { ...options, env });
+    try {
+      return await body(t);
+    } finally {
+      await t.close();
+    }
   } finally {
-    await t.close();
+    if (owned) await destroyTestEnvironment(env);
   }
 }
 
