@@ -102,84 +102,87 @@ async function roundTrip(url: string, security: BusSecurity) {
   }
 }
 
-describe.skipIf(!HAS_NATS_SERVER)('a NATS server that asks for credentials', () => {
-  it('user and password: signs in with them, and a wrong password fails the start', async () => {
-    const server = await startNatsServer(['--user', 'larder', '--pass', 'bus-pass']);
-    try {
-      await roundTrip(server.url, { ...NO_BUS_SECURITY, user: 'larder', password: 'bus-pass' });
-      await expect(
-        roundTrip(server.url, { ...NO_BUS_SECURITY, user: 'larder', password: 'wrong' }),
-      ).rejects.toThrow(/is unreachable: .*(Authorization|auth)/i);
-    } finally {
-      server.stop();
-    }
-  });
+describe.skipIf(!HAS_NATS_SERVER)(
+  `a NATS server that asks for credentials${HAS_NATS_SERVER ? '' : ` (needs ${NATS_SERVER})`}`,
+  () => {
+    it('user and password: signs in with them, and a wrong password fails the start', async () => {
+      const server = await startNatsServer(['--user', 'larder', '--pass', 'bus-pass']);
+      try {
+        await roundTrip(server.url, { ...NO_BUS_SECURITY, user: 'larder', password: 'bus-pass' });
+        await expect(
+          roundTrip(server.url, { ...NO_BUS_SECURITY, user: 'larder', password: 'wrong' }),
+        ).rejects.toThrow(/is unreachable: .*(Authorization|auth)/i);
+      } finally {
+        server.stop();
+      }
+    });
 
-  it('a token: signs in with it', async () => {
-    const server = await startNatsServer(['--auth', 'bus-token']);
-    try {
-      await roundTrip(server.url, { ...NO_BUS_SECURITY, token: 'bus-token' });
-      await expect(roundTrip(server.url, NO_BUS_SECURITY)).rejects.toThrow(/is unreachable/);
-    } finally {
-      server.stop();
-    }
-  });
+    it('a token: signs in with it', async () => {
+      const server = await startNatsServer(['--auth', 'bus-token']);
+      try {
+        await roundTrip(server.url, { ...NO_BUS_SECURITY, token: 'bus-token' });
+        await expect(roundTrip(server.url, NO_BUS_SECURITY)).rejects.toThrow(/is unreachable/);
+      } finally {
+        server.stop();
+      }
+    });
 
-  it("with permissions limited to Larder's subject it works, and another user cannot publish there", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-nats-conf-'));
-    const subject = 'larder.events.db.s'; // database "db", schema "s", as roundTrip uses
-    fs.writeFileSync(
-      path.join(dir, 'nats.conf'),
-      `authorization { users = [
+    it("with permissions limited to Larder's subject it works, and another user cannot publish there", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-nats-conf-'));
+      const subject = 'larder.events.db.s'; // database "db", schema "s", as roundTrip uses
+      fs.writeFileSync(
+        path.join(dir, 'nats.conf'),
+        `authorization { users = [
         { user: larder, password: lp, permissions: { publish: ["${subject}"], subscribe: ["${subject}"] } }
         { user: other, password: op, permissions: { publish: { deny: ["larder.events.>"] }, subscribe: { deny: ["larder.events.>"] } } }
       ] }\n`,
-    );
-    const server = await startNatsServer(['-c', path.join(dir, 'nats.conf')]);
-    try {
-      await roundTrip(server.url, { ...NO_BUS_SECURITY, user: 'larder', password: 'lp' });
-      // the other user's forged event never reaches Larder's subscribers
-      const bus = await createNatsEventBus({
-        url: server.url,
-        security: { ...NO_BUS_SECURITY, user: 'larder', password: 'lp' },
-        database: 'db',
-        schema: 's',
-        log: quiet,
-      });
-      const heard: BusEvent[] = [];
-      bus.subscribe((event) => heard.push(event));
-      const { connect } = await import('@nats-io/transport-node');
-      const other = await connect({
-        servers: server.url.slice('nats://'.length),
-        user: 'other',
-        pass: 'op',
-      });
-      other.publish(
-        subject,
-        JSON.stringify({ type: 'inventoryUpdated', inventoryId: 'x', revision: 9 }),
       );
-      await other.flush().catch(() => {});
-      const real: BusEvent = { type: 'inventoryUpdated', inventoryId: 'inv', revision: 2 };
-      await bus.publish(real);
-      await waitFor(() => heard.length > 0);
-      expect(heard).toEqual([real]);
-      await other.close();
-      await bus.close();
-    } finally {
-      server.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+      const server = await startNatsServer(['-c', path.join(dir, 'nats.conf')]);
+      try {
+        await roundTrip(server.url, { ...NO_BUS_SECURITY, user: 'larder', password: 'lp' });
+        // the other user's forged event never reaches Larder's subscribers
+        const bus = await createNatsEventBus({
+          url: server.url,
+          security: { ...NO_BUS_SECURITY, user: 'larder', password: 'lp' },
+          database: 'db',
+          schema: 's',
+          log: quiet,
+        });
+        const heard: BusEvent[] = [];
+        bus.subscribe((event) => heard.push(event));
+        const { connect } = await import('@nats-io/transport-node');
+        const other = await connect({
+          servers: server.url.slice('nats://'.length),
+          user: 'other',
+          pass: 'op',
+        });
+        other.publish(
+          subject,
+          JSON.stringify({ type: 'inventoryUpdated', inventoryId: 'x', revision: 9 }),
+        );
+        await other.flush().catch(() => {});
+        const real: BusEvent = { type: 'inventoryUpdated', inventoryId: 'inv', revision: 2 };
+        await bus.publish(real);
+        await waitFor(() => heard.length > 0);
+        expect(heard).toEqual([real]);
+        await other.close();
+        await bus.close();
+      } finally {
+        server.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
-  it('a seed file that cannot be read fails the start, naming its variable', async () => {
-    await expect(
-      roundTrip('nats://127.0.0.1:1', { ...NO_BUS_SECURITY, nkeySeedFile: '/nonexistent/x.nk' }),
-    ).rejects.toThrow('LARDER_BUS_NKEY_SEED_FILE: cannot read /nonexistent/x.nk: ENOENT');
-  });
-});
+    it('a seed file that cannot be read fails the start, naming its variable', async () => {
+      await expect(
+        roundTrip('nats://127.0.0.1:1', { ...NO_BUS_SECURITY, nkeySeedFile: '/nonexistent/x.nk' }),
+      ).rejects.toThrow('LARDER_BUS_NKEY_SEED_FILE: cannot read /nonexistent/x.nk: ENOENT');
+    });
+  },
+);
 
 describe.skipIf(!HAS_NATS_SERVER || !HAS_OPENSSL)(
-  'a NATS server with TLS that verifies clients',
+  `a NATS server with TLS that verifies clients${HAS_NATS_SERVER && HAS_OPENSSL ? '' : ` (needs ${NATS_SERVER} and openssl)`}`,
   () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'larder-nats-tls-'));
     const file = (name: string) => path.join(dir, name);

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { HAS_POSTGRES } from '#test/helpers/app.js';
+import { afterAll, expect, it, vi } from 'vitest';
+import { describeOnPostgres } from '#test/helpers/app.js';
 import { op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
 // Every statement the app sends to PostgreSQL. Installed before the app's pool opens its first
@@ -19,7 +19,7 @@ afterAll(() => spy.mockRestore());
 
 // Under CPU pressure every round trip of a write waits for the server's turn on the CPU with the
 // inventory's row lock held, and the household's other phone waits behind it (bench/pg-sync-load.ts).
-describe.skipIf(!HAS_POSTGRES)('offline queue on PostgreSQL: round trips of a batch', () => {
+describeOnPostgres('offline queue on PostgreSQL: round trips of a batch', () => {
   const { mom, sync, seed, get } = useOfflineQueue('postgres');
 
   /**
