@@ -103,8 +103,9 @@ const CONFIRM_TIMEOUT_MS = 5000;
 const DRAIN_TIMEOUT_MS = 2000;
 
 /**
- * Several hosts: every event goes through NATS as JSON on the deployment's subject and comes back
- * to every instance, this one included (NATS echoes a connection's own messages by default).
+ * Several hosts: every event goes through NATS as JSON on the deployment's subject to every other
+ * instance; this one hears its own at once (Subscribers.local), and the server does not echo them
+ * back to the connection that published them (`noEcho`).
  *
  * Core NATS, not JetStream: delivery is at most once, as with NOTIFY. An event lost while an
  * instance is disconnected is not replayed; clients catch up at their next sync, as they do when
@@ -128,6 +129,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       servers: server,
       ...auth,
       name: 'larder',
+      noEcho: true,
       // the client reconnects by itself, forever (its default gives up after 10 attempts)
       maxReconnectAttempts: -1,
       // each wait doubles up to RETRY_MAX_MS, with jitter (src/events/bus.ts)
@@ -184,6 +186,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
         const payload = encodeEvent(event);
         if (closed) throw new Error('the event bus is closed');
         if (!connected) throw new Error('the event bus is disconnected');
+        subscribers.local(event);
         return sender.enqueue(payload);
       },
       subscribe: (handler) => subscribers.add(handler),
