@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { paths } from '#web/admin/api/openapi.ts';
+import type { paths } from '#web/shared/api/openapi.ts';
 import type { StoredSession } from '#web/app/local/db.ts';
 import { LabelledInput } from '#web/app/form.tsx';
 import { useAction, useAppName } from '#web/app/hooks.ts';
