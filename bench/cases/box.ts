@@ -128,6 +128,7 @@ async function measureBox(o: Options, log: (s: string) => void): Promise<Row[]> 
       logLevel: 'info',
       env,
       port,
+      profileDir: o.profileDir,
     });
     larders.push(larder);
     await waitUntilListening(larder.child, port);
