@@ -14,12 +14,10 @@
  * A process holds one descriptor per socket, so a slice stays under the open-file limit.
  */
 import WebSocket from 'ws';
+import { FIRST_BACKOFF_MS, nextBackoff, reconnectDelay } from '#web/app/realtime/reconnect.js';
 import { histogram } from './lib/histogram.js';
 
 const OPEN_TIMEOUT_MS = 60_000;
-/** the app's reconnect backoff (web/app/realtime/socket.ts): 1 s, doubling up to 30 s */
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
 /** a Retry-After longer than this is not honoured (a stuck answer must not park the socket) */
 const MAX_RETRY_AFTER_S = 60;
 const UPDATE = /^\{"type":"inventoryUpdated",.*"revision":(\d+)/;
@@ -193,9 +191,11 @@ function latency(writes: { household: number; revision: number; at: number }[]) 
 }
 
 /**
- * Every socket terminated at once (the network came back, a proxy restarted); each reconnects as
- * the app does: 1 s after the close, then on each failure after the backoff (doubling to 30 s),
- * or after Retry-After when a 503 says it.
+ * Every socket terminated at once (the network came back, a proxy restarted); each reconnects by
+ * the app's rule (web/app/realtime/reconnect.ts): 1 s after the close, then on each failure after
+ * the backoff (doubling to 30 s), each wait times a random factor from 0.5 to 1.5; and after
+ * Retry-After when a 503 says it, as a client that can read the refusal does (a browser's
+ * WebSocket cannot, and backs off).
  */
 async function storm(deadlineMs: number): Promise<StormResult> {
   const killed = now();
@@ -216,7 +216,8 @@ async function storm(deadlineMs: number): Promise<StormResult> {
   const deadline = killed + deadlineMs;
   const reconnect = async (k: number) => {
     let backoff = FIRST_BACKOFF_MS;
-    let wait = FIRST_BACKOFF_MS;
+    let wait = reconnectDelay(backoff);
+    backoff = nextBackoff(backoff);
     for (;;) {
       await sleep(wait);
       if (now() > deadline) return;
@@ -236,8 +237,8 @@ async function storm(deadlineMs: number): Promise<StormResult> {
         result.withRetryAfter++;
         wait = Math.min(r.retryAfterS!, MAX_RETRY_AFTER_S) * 1000;
       } else {
-        wait = backoff;
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        wait = reconnectDelay(backoff);
+        backoff = nextBackoff(backoff);
       }
     }
   };

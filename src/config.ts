@@ -61,6 +61,8 @@ export interface Config {
   messagesPerMinute: number;
   /** sockets one user may hold per instance; one more closes their oldest (code 4008) */
   socketsPerUser: number;
+  /** a socket upgrade that would wait longer (ms) is answered 503 + Retry-After; 0: never */
+  upgradeQueueWaitMs: number;
   /** how far ahead of the server's clock a client's edit time may be before it counts as now (ms) */
   clockSkewMs: number;
   /** mean event-loop delay (ms) over which requests get 503 + Retry-After; 0: never */
@@ -196,6 +198,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     timeZone: vars.LARDER_TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     messagesPerMinute: vars.LARDER_MESSAGES_PER_MINUTE,
     socketsPerUser: vars.LARDER_SOCKETS_PER_USER,
+    upgradeQueueWaitMs: vars.LARDER_UPGRADE_QUEUE_WAIT_MS,
     clockSkewMs: vars.LARDER_CLOCK_SKEW * 1000,
     overloadEventLoopDelayMs: vars.LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS,
     overloadHeapMb: vars.LARDER_OVERLOAD_HEAP_MB,

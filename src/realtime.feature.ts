@@ -5,6 +5,7 @@ import type { InventoryService } from './inventory/inventory.service.js';
 import { createConnectReader } from './realtime/connect.js';
 import { createSocketHub, HEARTBEAT_MS, type SocketHub } from './realtime/hub.js';
 import { realtimeRoutes } from './realtime/realtime.routes.js';
+import { createUpgradeQueue } from './realtime/upgrade-queue.js';
 import { toAccount } from './users/users.mapper.js';
 import type { UsersService } from './users/users.service.js';
 
@@ -37,9 +38,10 @@ export function realtimeFeature(
     accountOf: users.findById,
     socketsPerUser: config.socketsPerUser,
   });
+  const queue = createUpgradeQueue({ maxWaitMs: config.upgradeQueueWaitMs });
   const feature: Feature = {
     name: 'realtime',
-    routes: () => [realtimeRoutes({ hub })],
+    routes: () => [realtimeRoutes({ hub, queue })],
     jobs: ({ heartbeatMs = HEARTBEAT_MS }) => [
       { name: 'socket-heartbeat', everyMs: heartbeatMs, run: () => hub.heartbeat() },
       { name: 'presence-snapshot', everyMs: heartbeatMs, run: () => hub.broadcastPresence() },

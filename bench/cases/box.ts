@@ -23,7 +23,7 @@ import {
 } from '#bench/lib/larder.js';
 import { openFileLimit } from '#bench/lib/limits.js';
 import type { Options } from '#bench/lib/options.js';
-import { freePort, rssMb, sleep } from '#bench/lib/processes.js';
+import { freePort, processCpuMs, rssMb, sleep } from '#bench/lib/processes.js';
 import { ms, num, ratio, type Row } from '#bench/lib/report.js';
 import { inventoryBody, itemId } from '#bench/lib/seed.js';
 import { DEFAULT_PG_URL } from '#bench/lib/target.js';
@@ -57,6 +57,8 @@ interface Side {
   pids: number[];
   connectMs: number;
   connects: number[];
+  /** the server processes' CPU (every thread, all of them) over the connect, per socket (µs) */
+  connectCpuUs: number;
   /** per process: kB per socket and sockets held */
   perSocket: { kb: number; sockets: number }[];
   push: PushFigures;
@@ -128,6 +130,7 @@ async function measureBox(o: Options, log: (s: string) => void): Promise<Row[]> 
       logLevel: 'info',
       env,
       port,
+      profileDir: o.profileDir,
     });
     larders.push(larder);
     await waitUntilListening(larder.child, port);
@@ -235,15 +238,19 @@ async function measureSide(
   const idle = pids.map(footprint);
   log(`${name}: opening the sockets (idle RSS ${idle.map((f) => num(f.rssMb)).join(', ')} MB)`);
   const started = performance.now();
+  const cpu = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const cpuBefore = cpu();
   const watched: Watched = { name, pids, idle, log };
   const opened = await whileReporting(watched, () =>
     Promise.all(clients.map((c) => c.ask({ cmd: 'open' }))),
   );
   const connectMs = performance.now() - started;
   const connects = mergeCounts(opened.map((o) => o.connects));
+  const connectCpuUs = ((cpu() - cpuBefore) * 1000) / total(connects);
   log(
     `${name}: ${num(total(connects))} sockets open in ${num(connectMs / 1000)} s ` +
-      `(one connect p50 ${ms(percentileOf(connects, 50))}, p99 ${ms(percentileOf(connects, 99))})`,
+      `(one connect p50 ${ms(percentileOf(connects, 50))}, p99 ${ms(percentileOf(connects, 99))}; ` +
+      `server CPU ${num(connectCpuUs)} µs a socket)`,
   );
   await sleep(2000);
   const perSocket = pids.map((pid, i) => growth(idle[i]!, footprint(pid)));
@@ -272,7 +279,7 @@ async function measureSide(
       `${storm.otherFailures} other failures${storm.reasons.length ? ` (${storm.reasons.join('; ')})` : ''}; ` +
       `the host's accept queues overflowed ${num(overflows)} times, ${num(syncookies)} SYN cookies`,
   );
-  return { name, pids, connectMs, connects, perSocket, push, storm, overflows };
+  return { name, pids, connectMs, connects, connectCpuUs, perSocket, push, storm, overflows };
 }
 
 /** The servers of one side, as `whileReporting` watches them. */
@@ -430,7 +437,8 @@ function rows(layout: string, larder: Side, bare: Side): Row[] {
     xs.length === 1 ? num(xs[0]!) : `${num(Math.min(...xs))}–${num(Math.max(...xs))}`;
   const held = (side: Side) => range(side.perSocket.map((p) => p.sockets));
   const connect = (side: Side) =>
-    `${num(side.connectMs / 1000)} s (one connect p99 ${ms(percentileOf(side.connects, 99))})`;
+    `${num(side.connectMs / 1000)} s (one connect p99 ${ms(percentileOf(side.connects, 99))}; ` +
+    `server CPU ${num(side.connectCpuUs)} µs a socket)`;
   const events = (p: PushFigures) =>
     `p50 ${ms(p.p50)}, p99 ${ms(p.p99)} over ${num(p.deliveries)} deliveries, ` +
     `${num(p.lost)} lost${p.failed ? `, **writes failed: ${p.failures}**` : ''} ` +
@@ -446,7 +454,9 @@ function rows(layout: string, larder: Side, bare: Side): Row[] {
       case: `box: ${layout}, connecting`,
       larder: connect(larder),
       baseline: `bare \`ws\` (same layout): ${connect(bare)}`,
-      ratio: `${ratio(larder.connectMs, bare.connectMs)}×`,
+      ratio:
+        `${ratio(larder.connectMs, bare.connectMs)}× ` +
+        `(server CPU a socket ${ratio(larder.connectCpuUs, bare.connectCpuUs)}×)`,
       target: `≤ ${TARGET.connect}×`,
       met: larder.connectMs / bare.connectMs <= TARGET.connect,
     },

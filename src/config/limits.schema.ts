@@ -54,6 +54,13 @@ export const limitVariables = {
     description:
       '`/ws/sync` sockets one user may hold on an instance; one more closes their oldest with code 4008',
   }),
+  LARDER_UPGRADE_QUEUE_WAIT_MS: whole({
+    default: '5000',
+    min: 0,
+    max: 600_000,
+    description:
+      'a `/ws/sync` upgrade that would wait longer than this (its connection accepted but not yet read, or queued behind the token checks of others) is answered 503 `unavailable` with a `Retry-After` drawn at random from 1 s to twice the wait (at most 30 s), so a reconnect storm spreads out; keep it well below `LARDER_HEADERS_TIMEOUT`; `0` turns it off',
+  }),
   LARDER_CLOCK_SKEW: duration({
     default: '60',
     zero: 'allowed',

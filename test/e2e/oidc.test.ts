@@ -165,3 +165,37 @@ describeInBrowser('admin interface: password sign-in turned off', () => {
     }
   });
 });
+
+describeInBrowser('household app: the identity provider’s refusals', () => {
+  const ctx = useOidcBrowserTest({});
+
+  it('explains a refusal from the round trip: an unknown provider account is not linked', async () => {
+    await ctx.browser.context.clearCookies(); // signed out at the provider
+    ctx.provider.accounts.set('stranger-in-app', { preferred_username: 'anna' });
+    const page = await ctx.browser.newPage(375);
+    await page.goto(`${ctx.larder.base}/app/`);
+    await page.getByRole('link', { name: 'Sign in with Household ID' }).click();
+    await signInAtProvider(page, 'stranger-in-app');
+    await page
+      .getByRole('alert')
+      .getByText(/is not linked to an account here/)
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/app/');
+    expect(new URL(page.url()).search).toBe(''); // taken out of the address
+    await page.close();
+  });
+
+  it('says an identity already linked to another user is, as the admin interface does', async () => {
+    for (const ui of ['app', 'admin']) {
+      const page = await ctx.browser.newPage(375);
+      await page.goto(`${ctx.larder.base}/${ui}/?oidc_error=already_linked`);
+      await page
+        .getByRole('alert')
+        .getByText('That account at the identity provider is already linked to another user.')
+        .waitFor();
+      expect(new URL(page.url()).search).toBe('');
+      await page.close();
+    }
+    expect(ctx.browser.problems).toEqual([]);
+  });
+});

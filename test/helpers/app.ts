@@ -68,6 +68,9 @@ export function testEnvironment(
     // test files share one event loop, and some block it on purpose: no 503s for overload here
     // (test/realtime/limits.test.ts turns it on)
     LARDER_OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+    // nor for socket upgrades that wait behind a blocked loop (test/realtime/upgrade-queue.test.ts
+    // turns it on)
+    LARDER_UPGRADE_QUEUE_WAIT_MS: '0',
     ...extra,
   };
   if (dialect === 'postgres') {

@@ -92,7 +92,6 @@ export async function listJournal(
     rows: () => filtered(db, inventoryId, filter),
     columns: ['at', 'seq'],
     normalize,
-    key: (row) => [row.at, row.seq],
     before,
     limit,
   });

@@ -1,4 +1,5 @@
 import { freshAccessToken, isOnline } from '#web/app/session/session.ts';
+import { FIRST_BACKOFF_MS, nextBackoff, reconnectDelay } from '#web/app/realtime/reconnect.ts';
 
 /** A frame the server sends on /ws/sync (docs/api.md "Realtime"). */
 export type Frame =
@@ -10,17 +11,17 @@ export type Frame =
   | { type: string };
 
 const PING_MS = 25_000;
-const MAX_BACKOFF_MS = 30_000;
 
 /**
  * The app's socket: open while the browser is online and the user signed in; closed when the
  * browser goes offline and opened again when it comes back (each `hello` makes the app catch up);
- * reconnects with backoff when the server drops it.
+ * reconnects with a jittered backoff when the server drops it (./reconnect.ts). A browser is not
+ * shown why an upgrade failed, so a 503's Retry-After counts as any failure: the backoff doubles.
  */
 export function connectRealtime(onFrame: (frame: Frame) => void) {
   let socket: WebSocket | null = null;
   let stopped = false;
-  let backoff = 1000;
+  let backoff = FIRST_BACKOFF_MS;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let ping: ReturnType<typeof setInterval> | null = null;
 
@@ -46,7 +47,7 @@ export function connectRealtime(onFrame: (frame: Frame) => void) {
     );
     socket = ws;
     ws.onopen = () => {
-      backoff = 1000;
+      backoff = FIRST_BACKOFF_MS;
       ping = setInterval(() => ws.send(JSON.stringify({ type: 'ping' })), PING_MS);
     };
     ws.onmessage = (event) => {
@@ -68,8 +69,8 @@ export function connectRealtime(onFrame: (frame: Frame) => void) {
     retry = setTimeout(() => {
       retry = null;
       void open();
-    }, backoff);
-    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }, reconnectDelay(backoff));
+    backoff = nextBackoff(backoff);
   }
 
   function close(): void {
@@ -81,7 +82,7 @@ export function connectRealtime(onFrame: (frame: Frame) => void) {
 
   const goneOffline = () => close();
   const backOnline = () => {
-    backoff = 1000;
+    backoff = FIRST_BACKOFF_MS;
     void open();
   };
   addEventListener('offline', goneOffline);
