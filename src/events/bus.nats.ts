@@ -167,6 +167,19 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       subscribers.dispatch(event);
     },
   });
+  // the server has the subscription once it answers a PING sent after it: from then on this
+  // instance hears every event published, as the NOTIFY bus does once its LISTEN has answered
+  // (without, another instance's first events could pass before it: test/events/nats-bus.test.ts)
+  try {
+    await deadline(
+      nc.flush(),
+      CONFIRM_TIMEOUT_MS,
+      'the event bus did not confirm the subscription',
+    );
+  } catch (err) {
+    await nc.close().catch(() => {});
+    throw err;
+  }
 
   const sender = createBatcher<string>(async (payloads) => {
     if (!connected) throw new Error('the event bus is disconnected');
