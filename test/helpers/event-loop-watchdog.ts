@@ -8,6 +8,8 @@ export interface WatchReport {
    * grow while other processes hold the machine's cores (docs/decisions.md, "Tests")
    */
   longestCpuWithoutTurnMs: number;
+  /** the CPU time this thread spent while watched, in all */
+  threadCpuMs: number;
   /** the longest event-loop delay seen (perf_hooks histogram, 10 ms resolution): wall-clock */
   maxDelayMs: number;
   /** the slowest `/health` answer, counted from when the ping was due: wall-clock */
@@ -52,7 +54,8 @@ export function watchServer(base: string, everyMs = 50) {
   let failures = 0;
   const pending: Promise<void>[] = [];
   const started = performance.now();
-  let lastTurnCpu = threadCpuMs();
+  const startCpu = threadCpuMs();
+  let lastTurnCpu = startCpu;
   let longestCpuWithoutTurn = 0;
   const turn = () => {
     const now = threadCpuMs();
@@ -90,6 +93,7 @@ export function watchServer(base: string, everyMs = 50) {
       await Promise.all(pending);
       return {
         longestCpuWithoutTurnMs: longestCpuWithoutTurn,
+        threadCpuMs: lastTurnCpu - startCpu,
         maxDelayMs: histogram.max / 1e6,
         slowestHealthMs: slowest,
         pings,
