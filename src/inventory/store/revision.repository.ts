@@ -98,22 +98,25 @@ export function writeItemNow(sql: SyncStatements, inventoryId: string, write: Ca
 
 /**
  * PostgreSQL only: one statement (autocommit, so atomic on its own) that writes several items of
- * one inventory, each only if it is still exactly as read (every column: the revision alone
- * would do while revisions only grow, but a remembered row, items.cache.ts, must not be taken for
- * another one after a restore moved them back). It locks the inventory's row first (`inv`), then
- * the items still as read (`hit`, FOR UPDATE); those get the next revisions in the order given,
- * one each, as if written one after the other; the inventory's revision is bumped by their
- * number and each gets its change-log row, and its journal row when it carries one (`j_id`):
- * at its time, or at the inventory's newest journal time when that is later, so the journal's
- * time order is the order of the writes (two PATCHes read at t1 < t2 may commit t2 first).
+ * one or more inventories, each only if it is still exactly as read (every column: the revision
+ * alone would do while revisions only grow, but a remembered row, items.cache.ts, must not be
+ * taken for another one after a restore moved them back). It locks the inventories' rows first, in
+ * id order (`inv`), then the items still as read (`hit`, FOR UPDATE); those get the next revisions
+ * of their inventory in the order given, one each, as if written one after the other; each
+ * inventory's revision is bumped by their number and each write gets its change-log row, and its
+ * journal row when it carries one (`j_id`): at its time, or at the inventory's newest journal time
+ * when that is later, so the journal's time order is the order of the writes (two PATCHes read at
+ * t1 < t2 may commit t2 first). Several inventories in one statement share one commit, one WAL
+ * flush (items.cas.batch.ts).
  *
- * Why this is safe: the inventory's row is locked before any item (`exists (select 1 from "inv")`
- * is a one-time filter of `hit`, evaluated before its scan), as the locking transaction does, so
- * no two writers of an inventory ever wait on each other in opposite orders. A statement that
- * waited for the lock reads the revision its predecessor committed (FOR UPDATE in READ COMMITTED
- * re-reads the newest row), and an item changed meanwhile is re-checked on its newest version, so
- * it no longer matches. The lock is held until the commit: the change log stays gapless and in
- * commit order.
+ * Why this is safe: every inventory's row is locked before any item (`(select count(*) from
+ * "inv") > 0` is a one-time filter of `hit`, evaluated before its scan, and counting takes every
+ * lock), as the locking transaction locks its inventory first, and inventories are locked in id
+ * order as `lockInventories` does, so no two writers ever wait on each other in opposite orders.
+ * A statement that waited for a lock reads the revision its predecessor committed (FOR UPDATE in
+ * READ COMMITTED re-reads the newest row), and an item changed meanwhile is re-checked on its
+ * newest version, so it no longer matches. The locks are held until the commit: each change log
+ * stays gapless and in commit order.
  *
  * `hit` looks each item up by its key: a lateral subquery, one search of the primary key per
  * write (the revision is compared with the other columns, where no index can take it). As a
@@ -122,100 +125,119 @@ export function writeItemNow(sql: SyncStatements, inventoryId: string, write: Ca
  * 0.29 of the statement's 0.53 ms there with 100 items, and it grows with the inventory.
  */
 const casBatch = new Prepared<{ ord: number; revision: number | string }>(
-  `with "inv" as (select "revision" from "inventories" where "id" = ? for update),
-  "t" as (
-    select * from json_to_recordset(?::json) as "t"("ord" integer, "id" text,
+  `with "t" as (
+    select * from json_to_recordset(?::json) as "t"("ord" integer, "inventory_id" text, "id" text,
       "read_revision" bigint, "changed_at" bigint, "j_id" text, "j_user_id" text,
       "j_username" text, "j_device_id" text, "j_source" text,
       ${SET_COLUMNS.map((c) => `"${c}" ${SET[c]}, "read_${c}" ${SET[c]}`).join(', ')})
   ),
+  "inv" as (
+    select "id", "revision" from "inventories"
+    where "id" = any(array(select distinct "inventory_id" from "t")) order by "id" for update
+  ),
   "hit" as (
-    select "t"."ord", "t"."id", "t"."changed_at", "locked"."ctid" from "t" cross join lateral (
+    select "t"."ord", "t"."inventory_id", "t"."id", "t"."changed_at", "locked"."ctid"
+    from "t" cross join lateral (
       select "items"."ctid" from "items"
-      where "items"."inventory_id" = ? and "items"."id" = "t"."id"
+      where "items"."inventory_id" = "t"."inventory_id" and "items"."id" = "t"."id"
         and ("items"."revision", ${SET_COLUMNS.map((c) => `"items"."${c}"`).join(', ')})
           is not distinct from ("t"."read_revision", ${SET_COLUMNS.map((c) => `"t"."read_${c}"`).join(', ')})
       for update
     ) as "locked"
-    where exists (select 1 from "inv")
+    where (select count(*) from "inv") > 0 and "t"."inventory_id" = any(array(select "id" from "inv"))
   ),
   "num" as (
-    select "ord", "id", "changed_at", "ctid",
-      (select "revision" from "inv") + row_number() over (order by "ord") as "revision"
-    from "hit"
+    select "hit"."ord", "hit"."inventory_id", "hit"."id", "hit"."changed_at", "hit"."ctid",
+      "inv"."revision" + row_number() over (partition by "hit"."inventory_id" order by "hit"."ord")
+        as "revision"
+    from "hit" join "inv" on "inv"."id" = "hit"."inventory_id"
   ),
   "item" as (
     update "items" set ${SET_COLUMNS.map((c) => `"${c}" = "t"."${c}"`).join(', ')},
       "revision" = "num"."revision"
     from "num" join "t" on "t"."ord" = "num"."ord"
     where "items"."ctid" = any(array(select "ctid" from "num")) and "items"."ctid" = "num"."ctid"
-      and ("items"."inventory_id", "items"."id") is not distinct from (?, "num"."id")
+      and ("items"."inventory_id", "items"."id") is not distinct from ("num"."inventory_id", "num"."id")
     returning 1
   ),
   "bump" as (
-    update "inventories" set "revision" = "revision" + (select count(*) from "num")
-    where "id" = ? and exists (select 1 from "num")
+    update "inventories"
+    set "revision" = "revision" + (select count(*) from "num" where "num"."inventory_id" = "inventories"."id")
+    where "id" = any(array(select distinct "inventory_id" from "num"))
   ),
   "log" as (
     insert into "change_log" ("inventory_id", "revision", "entity", "entity_id", "op", "changed_at")
-    select ?, "revision", 'item', "id", 'upsert', "changed_at" from "num" order by "revision"
+    select "inventory_id", "revision", 'item', "id", 'upsert', "changed_at" from "num"
+    order by "inventory_id", "revision"
   ),
   "journaled" as (
     insert into "journal" ("id", "inventory_id", "at", "item_id", "item_name", "user_id",
       "username", "device_id", "op_id", "source", "kind", "delta", "quantity_after")
-    select "t"."j_id", ?,
-      greatest(max("t"."changed_at") over (order by "num"."revision"),
-        (select coalesce(max("at"), 0) from "journal" where "inventory_id" = ?)),
+    select "t"."j_id", "num"."inventory_id",
+      greatest(
+        max("t"."changed_at") over (partition by "num"."inventory_id" order by "num"."revision"),
+        (select coalesce(max("j"."at"), 0) from "journal" as "j"
+          where "j"."inventory_id" = "num"."inventory_id")),
       "t"."id", "t"."name", "t"."j_user_id", "t"."j_username",
       "t"."j_device_id", null, "t"."j_source", 'set', "t"."quantity" - "t"."read_quantity", "t"."quantity"
     from "num" join "t" on "t"."ord" = "num"."ord"
-    where "t"."j_id" is not null order by "num"."revision"
+    where "t"."j_id" is not null order by "num"."inventory_id", "num"."revision"
   )
   select "ord", "revision" from "num"
   where 1 / ((select count(*) from "item") = (select count(*) from "num"))::int = 1`,
-  { name: 'larder_items_cas' },
+  { name: 'larder_items_cas_many' },
 );
 
+/** One inventory's writes in a statement of several inventories (casUpdateInventories). */
+export interface InventoryWrites {
+  inventoryId: string;
+  writes: readonly CasWrite[];
+}
+
 /**
- * Writes each `row` over its stored item `read` (PostgreSQL; every write of one inventory, at
- * most one per item), bumping the revision once per item written and logging one item upsert at
- * its `changedAt` each; returns the new revision of each write, in order, or null for one whose item
- * (or inventory) was no longer as read.
+ * Writes each `row` over its stored item `read` (PostgreSQL; at most one write per item), for
+ * each inventory given, in one statement: per inventory, the revision is bumped once per item
+ * written and one item upsert is logged at its `changedAt` each. Returns, per inventory in the
+ * order given, the new revision of each write, or null for one whose item (or inventory) was no
+ * longer as read. The inventories are locked in id order.
  */
+export async function casUpdateInventories(
+  db: Executor,
+  inventories: readonly InventoryWrites[],
+): Promise<(number | null)[][]> {
+  const input = inventories.flatMap(({ inventoryId, writes }) =>
+    writes.map(({ read, row, changedAt, journal }) => {
+      const record: Record<string, unknown> = {
+        inventory_id: inventoryId,
+        id: read.id,
+        read_revision: Number(read.revision),
+        changed_at: changedAt,
+        j_id: journal?.id ?? null,
+        j_user_id: journal?.author.userId ?? null,
+        j_username: journal?.author.username ?? null,
+        j_device_id: journal?.author.deviceId ?? null,
+        j_source: journal?.author.source ?? null,
+      };
+      for (const c of SET_COLUMNS) {
+        record[c] = row[c];
+        record[`read_${c}`] = read[c];
+      }
+      return record;
+    }),
+  );
+  input.forEach((record, ord) => (record.ord = ord));
+  const rows = await casBatch.all(db, [JSON.stringify(input)]);
+  const byOrd: (number | null)[] = input.map(() => null);
+  for (const { ord, revision } of rows) byOrd[ord] = Number(revision);
+  let next = 0;
+  return inventories.map(({ writes }) => writes.map(() => byOrd[next++]!));
+}
+
+/** casUpdateInventories for one inventory: the new revision of each write, or null if stale. */
 export async function casUpdateItems(
   db: Executor,
   inventoryId: string,
   writes: readonly CasWrite[],
 ): Promise<(number | null)[]> {
-  const input = writes.map(({ read, row, changedAt, journal }, ord) => {
-    const record: Record<string, unknown> = {
-      ord,
-      id: read.id,
-      read_revision: Number(read.revision),
-      changed_at: changedAt,
-      j_id: journal?.id ?? null,
-      j_user_id: journal?.author.userId ?? null,
-      j_username: journal?.author.username ?? null,
-      j_device_id: journal?.author.deviceId ?? null,
-      j_source: journal?.author.source ?? null,
-    };
-    for (const c of SET_COLUMNS) {
-      record[c] = row[c];
-      record[`read_${c}`] = read[c];
-    }
-    return record;
-  });
-  const rows = await casBatch.all(db, [
-    inventoryId,
-    JSON.stringify(input),
-    inventoryId,
-    inventoryId,
-    inventoryId,
-    inventoryId,
-    inventoryId,
-    inventoryId,
-  ]);
-  const revisions: (number | null)[] = writes.map(() => null);
-  for (const { ord, revision } of rows) revisions[ord] = Number(revision);
-  return revisions;
+  return (await casUpdateInventories(db, [{ inventoryId, writes }]))[0]!;
 }
