@@ -7,18 +7,14 @@ const MAX_RETRY_AFTER_S = 30;
 /** Upgrades finished per second are counted over this window (ms), for the wait estimate. */
 const RATE_WINDOW_MS = 1000;
 
-/**
- * 503 `unavailable` with a Retry-After drawn at random from 1 to `spreadS` seconds: the clients
- * refused together come back spread over that time, not all at once.
- */
-function queued(spreadS: number, random: () => number): AppError {
-  const retryAfter = 1 + Math.floor(random() * spreadS);
+/** 503 `unavailable` with a Retry-After of `seconds`. */
+function queued(seconds: number): AppError {
   return new AppError(
     503,
     'unavailable',
     'Too many sockets are connecting at once; retry after the time given in Retry-After',
     {},
-    { 'retry-after': String(retryAfter) },
+    { 'retry-after': String(seconds) },
   );
 }
 
@@ -26,15 +22,19 @@ function queued(spreadS: number, random: () => number): AppError {
  * The socket upgrades of this process that are waiting: accepted and not yet read (the loop is
  * behind), or read and waiting for their token and session check, their subscriptions and
  * `hello`. While the wait of a new one would pass `maxWaitMs` (LARDER_UPGRADE_QUEUE_WAIT_MS;
- * 0: never), it is answered 503 with a
- * jittered Retry-After before any of that work, instead of joining the queue. In a reconnect
- * storm the clients then come back spread out, where before the connections the busy loop had
- * accepted waited past the headers deadline (LARDER_HEADERS_TIMEOUT) and were answered 408,
- * after which each client backed off on its own (docs/performance.md, "The 100,000-socket box").
+ * 0: never), it is answered 503 before any of that work, instead of joining the queue, with a
+ * Retry-After that gives each refused client a moment of its own: the first after the wait, the
+ * next 1/rate later (the rate at which upgrades finished in the last second), and so on, each
+ * rounded to whole seconds at random; while no rate is known yet, a time drawn at random from 1 s
+ * to twice the wait. In a reconnect storm the refused clients then come back at about the pace
+ * the instance serves them. Before, the connections the busy loop had accepted waited past the
+ * headers deadline (LARDER_HEADERS_TIMEOUT) and were answered 408, after which each client backed
+ * off on its own (docs/performance.md, "The 100,000-socket box").
  *
- * The wait is the longest of: how long the upgrade's connection was accepted before its request
- * was read (the first request of a connection only), how long the oldest upgrade in progress has
- * waited, and the upgrades in progress over how many finished in the last second.
+ * The wait is the longer of how long the upgrade's connection was accepted before its request
+ * was read (the first request of a connection only) and how long the oldest upgrade in progress
+ * has waited; the first moment handed out is that wait or the upgrades in progress over the rate
+ * from now, whichever is later.
  */
 export function createUpgradeQueue(options: {
   maxWaitMs: number;
@@ -49,12 +49,26 @@ export function createUpgradeQueue(options: {
   let windowStart = now();
   let finishedInWindow = 0;
   let finishedPerSecond = 0;
+  /** the latest moment handed out to a refused upgrade to come back at */
+  let booked = 0;
+
+  const retryAfterS = (at: number, waitMs: number): number => {
+    let seconds: number;
+    if (finishedPerSecond > 0) {
+      const slot = Math.max(booked, at + waitMs);
+      booked = slot + 1000 / finishedPerSecond;
+      seconds = Math.floor((slot - at) / 1000 + random());
+    } else {
+      seconds = 1 + Math.floor(random() * Math.ceil((2 * waitMs) / 1000));
+    }
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, seconds));
+  };
 
   const countFinished = (at: number) => {
     if (at - windowStart >= RATE_WINDOW_MS) {
-      // the last full window's rate; after a quiet spell of several windows, nothing known
+      // the last window's rate; after a quiet spell of several windows, nothing known
       finishedPerSecond =
-        at - windowStart < 2 * RATE_WINDOW_MS ? (finishedInWindow * 1000) / RATE_WINDOW_MS : 0;
+        at - windowStart < 2 * RATE_WINDOW_MS ? (finishedInWindow * 1000) / (at - windowStart) : 0;
       windowStart = at;
       finishedInWindow = 0;
     }
@@ -81,14 +95,15 @@ export function createUpgradeQueue(options: {
       const acceptedAt = accepted.get(socket);
       accepted.delete(socket);
       const oldest = inProgress.values().next().value;
-      const waitMs = Math.max(
+      // waits seen, not estimated: a burst on a quiet instance (where few upgrades finished in
+      // the last second) is no queue
+      const waitedMs = Math.max(
         acceptedAt === undefined ? 0 : at - acceptedAt,
         oldest ? at - oldest.at : 0,
-        finishedPerSecond > 0 ? (inProgress.size / finishedPerSecond) * 1000 : 0,
       );
-      if (options.maxWaitMs > 0 && waitMs > options.maxWaitMs) {
-        const spread = Math.min(MAX_RETRY_AFTER_S, Math.max(2, Math.ceil((2 * waitMs) / 1000)));
-        throw queued(spread, random);
+      if (options.maxWaitMs > 0 && waitedMs > options.maxWaitMs) {
+        const aheadMs = finishedPerSecond > 0 ? (inProgress.size / finishedPerSecond) * 1000 : 0;
+        throw queued(retryAfterS(at, Math.max(waitedMs, aheadMs)));
       }
       const entry = { at };
       inProgress.add(entry);
