@@ -32,7 +32,6 @@ export function realtimeRoutes(deps: {
     if (response?.socket) response.detachSocket(response.socket);
   };
   return async (app) => {
-    deps.queue.watch(app.server);
     app.get(
       '/ws/sync',
       {

@@ -18,10 +18,10 @@ function refusal(queue: ReturnType<typeof createUpgradeQueue>): number | null {
   }
 }
 
-// The moments handed out to refused upgrades (src/realtime/upgrade-queue.ts), on a made-up clock;
-// the 503 itself is tested through a WebSocket in upgrade-queue.test.ts.
-describe('the upgrade queue spreads refused upgrades at the pace it serves them', () => {
-  it('lets a burst in on a quiet instance, then refuses once upgrades have waited too long', () => {
+// When upgrades are refused, and the moments handed out (src/realtime/upgrade-queue.ts), on a
+// made-up clock; the 503 itself is tested through a WebSocket in upgrade-queue.test.ts.
+describe('the upgrade queue refuses newcomers to a slow, long queue, spread at its pace', () => {
+  it('lets a burst in; once the queue is slow and long, refuses newcomers with moments 1/rate apart', () => {
     let t = 0;
     const queue = createUpgradeQueue({ maxWaitMs: 5000, now: () => t, random: () => 0.5 });
     // one upgrade a second for a while: the rate seen is low
@@ -29,22 +29,33 @@ describe('the upgrade queue spreads refused upgrades at the pace it serves them'
     // a burst of 1,000: nobody has waited yet, so none is refused (the rate alone says nothing)
     const leaves = Array.from({ length: 1000 }, () => queue.enter(socket()));
     expect(queue.size()).toBe(1000);
-    // they finish at 100 a second; after 6 s the oldest in progress has waited past 5 s
+    // they finish at 50 a second; after 6 s the oldest in progress has waited past 5 s
     for (let s = 0; s < 6; s++) {
       t += 1000;
-      for (const leave of leaves.splice(0, 100)) leave();
+      for (const leave of leaves.splice(0, 50)) leave();
     }
-    t += 10;
-    const first = refusal(queue);
-    // 400 still in progress at 100 a second: the first comes back after them, 4 s from now (or
-    // the 6 s it waited, whichever is later), each next one 10 ms later
-    expect(first).toBe(6);
+    // 700 in progress at 50 a second: a newcomer would wait 14 s; it is told to come back then,
+    // each next one 20 ms later
+    expect(refusal(queue)).toBe(14);
     const later = Array.from({ length: 300 }, () => refusal(queue)!);
-    expect(later.at(-1)).toBe(9); // 6 s + 300 × 10 ms
+    expect(later.at(-1)).toBe(20); // 14 s + 300 × 20 ms
     expect([...later].sort((a, b) => a - b)).toEqual(later);
   });
 
-  it('with no rate known yet, draws from 1 s to twice the wait, never more than 30 s', () => {
+  it('lets newcomers in while the queue ahead is short, however long its oldest has waited', () => {
+    let t = 0;
+    const queue = createUpgradeQueue({ maxWaitMs: 5000, now: () => t, random: () => 0.5 });
+    queue.enter(socket()); // one stuck
+    const leaves = Array.from({ length: 200 }, () => queue.enter(socket()));
+    for (let s = 0; s < 6; s++) {
+      t += 1000;
+      for (const leave of leaves.splice(0, 30)) leave();
+    }
+    // 41 in progress at 30 a second: under 2 s ahead
+    expect(refusal(queue)).toBeNull();
+  });
+
+  it('with nothing finishing, draws from 1 s to twice the oldest wait, never more than 30 s', () => {
     let t = 0;
     const queue = createUpgradeQueue({ maxWaitMs: 5000, now: () => t, random: () => 0.99 });
     queue.enter(socket()); // stuck: nothing finishes
