@@ -17,10 +17,10 @@ if (!isSupportedNode(process.versions.node)) {
 
 const SLOW = ['test/**/*.slow.test.ts', 'test/e2e/**/*.test.ts'];
 /**
- * Slow files that assert how fast the server answers while it works (the event-loop watchdog:
- * `/health` within 250 ms during a hostile upload, a 20,000-item write), and the soak, which
- * loads both cores itself. They run last and one at a time, so no other test file competes with
- * them for this machine's two cores.
+ * Slow files that watch the server while it works (the event-loop watchdog during a hostile
+ * upload, a 20,000-item write) and measure its memory, and the soak, which loads both cores
+ * itself. They run last and one at a time, so no other test file competes with them for this
+ * machine's two cores.
  */
 const TIMED = [
   'test/resources/hostile.slow.test.ts',

@@ -1,4 +1,4 @@
-// `npm run generate:api`: writes web/admin/api/openapi.ts from the server's TypeBox schemas.
+// `npm run generate:api`: writes web/shared/api/openapi.ts from the server's TypeBox schemas.
 // test/http/openapi-types.test.ts fails while the checked-in file differs from what this writes.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
 import { Prepared } from '#src/db/prepared.js';
+import { deleteRows } from '#src/db/rows.js';
 import type { SessionsTable } from '#src/db/types.js';
 
 export type SessionRow = SessionsTable;
@@ -46,8 +47,7 @@ export async function touchSessions(db: Executor, ids: string[], now: number): P
 /** Ends one session: its row and its refresh tokens. False when it did not exist. */
 export async function deleteSession(db: Executor, id: string): Promise<boolean> {
   await db.deleteFrom('refresh_tokens').where('family_id', '=', id).execute();
-  const result = await db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await deleteRows(db, 'sessions', { id })) > 0;
 }
 
 /** Ends every session of the user but `exceptId`: their rows and their refresh tokens. */

@@ -13,7 +13,12 @@ import {
 import type pg from 'pg';
 import type { Config } from '#src/config.js';
 import { createPrivateFile, secureDataDir } from './data-dir.js';
-import { createGroupCommit, type WriteStatement, type WriteTransaction } from './group-commit.js';
+import {
+  createGroupCommit,
+  type SyncWriteTransaction,
+  type WriteStatement,
+  type WriteTransaction,
+} from './group-commit.js';
 import { loadPg } from './pg.js';
 import { createPool } from './pg-pool.js';
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
@@ -35,6 +40,11 @@ export interface Database {
   write: WriteTransaction;
   /** A write of one statement: on SQLite in that group commit, on PostgreSQL on its own. */
   writeOne: WriteStatement;
+  /**
+   * SQLite only: a write run synchronously on the connection's statements in that group commit,
+   * without Kysely and without a savepoint (it may run again instead: group-commit.ts).
+   */
+  writeSync?: SyncWriteTransaction;
   /** PostgreSQL only: the pool settings, for a dedicated LISTEN connection. */
   pgConnection?: pg.ClientConfig;
   /**
@@ -165,7 +175,7 @@ export async function createDatabase(
     const wal = new WalSync(`${sqlitePath(config)}-wal`, config.dataDir);
     const database = cachingDatabase(sqlite, () => wal.committed());
     const db = new Kysely<DB>({ dialect: new LarderSqliteDialect({ database }, wal) });
-    const write = createGroupCommit(db);
+    const write = createGroupCommit(db, { statements: database });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     const one = sqlite.prepare('select 1').pluck();
     return {
@@ -173,6 +183,7 @@ export async function createDatabase(
       dialect: 'sqlite',
       write,
       writeOne: write,
+      writeSync: write.sync,
       dataVersion: () => dataVersion.get() as number,
       ping: async () => {
         try {

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Executor } from './executor.js';
 import { Prepared } from './prepared.js';
+import type { SyncStatements } from './statement-cache.js';
 import type { DB } from './types.js';
 
 /** At most this many writes share one transaction; the rest wait for the next. */
@@ -28,29 +29,53 @@ export type WriteStatement = <T>(work: (db: Executor) => Promise<T>) => Promise<
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * Runs `work` synchronously on SQLite's connection as one write of the group commit; resolves
+ * once it is committed (and durable). `work` may run more than once (each run but the last
+ * rolled back, never answered), so it must change nothing outside the database.
+ */
+export type SyncWriteTransaction = <T>(work: (sql: SyncStatements) => T) => Promise<T>;
+
 interface Write {
   work: (trx: Transaction<DB>) => Promise<unknown>;
+  /** may run again after a rollback of its transaction (writeSync's writes) */
+  rerunnable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   outcome?: Outcome;
 }
 
+/** Thrown to roll a group back: its writes are queued again (see flush). */
+const rolledBack = new Error('group rolled back to be run again');
+
 /**
  * Group commit, for SQLite: the writes that arrive in the same turn of the event loop run one
- * after the other in one transaction, each inside a savepoint, and are answered after its COMMIT.
- * A write that throws is rolled back to its savepoint (nothing of it is kept) and gets its error;
- * the others are not affected. If the COMMIT itself fails, every write of the group fails.
+ * after the other in one transaction and are answered after its COMMIT. A write that throws
+ * keeps nothing and gets its error; the others are not affected. If the COMMIT itself fails,
+ * every write of the group fails.
  *
  * Why: SQLite runs one write transaction at a time anyway, and the COMMIT (appending every page
  * the transaction changed to the WAL) was more than half the database time of an item write
  * (53 of 96 µs). Writes that commit together write the pages they share (the inventory's row,
- * the change log and its indexes) once. A write alone still gets a transaction of its own, with
- * no savepoint. Nothing is answered before it is committed: durability is unchanged.
+ * the change log and its indexes) once. Nothing is answered before it is committed: durability
+ * is unchanged.
+ *
+ * How a failed write keeps nothing: one that wrote nothing (`statements.writes()` did not move)
+ * has nothing to undo. A write after one that cannot run again (the usual `transaction`) runs in
+ * a savepoint and is rolled back to it. Any other write runs bare: a savepoint costs a copy of
+ * every page the write changes (into a temporary file once past 64 KiB: 25–30 µs of CPU per item
+ * write), so when one of those fails after writing, the whole transaction is rolled back and the
+ * writes before it (all rerunnable) and after it are queued again, first, for the next group.
+ * Without `statements`, every write of a group but a lone one takes a savepoint.
  */
 export function createGroupCommit(
   db: Kysely<DB>,
-  { maxWrites = MAX_GROUP_WRITES, timeBudgetMs = GROUP_TIME_BUDGET_MS } = {},
-): WriteTransaction {
+  {
+    maxWrites = MAX_GROUP_WRITES,
+    timeBudgetMs = GROUP_TIME_BUDGET_MS,
+    statements,
+  }: { maxWrites?: number; timeBudgetMs?: number; statements?: SyncStatements } = {},
+): WriteTransaction & { sync: SyncWriteTransaction } {
   const queue: Write[] = [];
   let scheduled = false;
   let running = false;
@@ -62,11 +87,7 @@ export function createGroupCommit(
     setImmediate(() => void flush());
   }
 
-  async function runOne(trx: Transaction<DB>, write: Write, alone: boolean): Promise<void> {
-    if (alone) {
-      write.outcome = { ok: true, value: await write.work(trx) };
-      return;
-    }
+  async function inSavepoint(trx: Transaction<DB>, write: Write): Promise<void> {
     await savepoint.run(trx, []);
     try {
       write.outcome = { ok: true, value: await write.work(trx) };
@@ -75,6 +96,20 @@ export function createGroupCommit(
       await rollbackTo.run(trx, []);
     }
     await release.run(trx, []);
+  }
+
+  /** Runs `write` without a savepoint; false when it failed after writing (nothing undone). */
+  async function bare(trx: Transaction<DB>, write: Write): Promise<boolean> {
+    const before = statements?.writes();
+    try {
+      write.outcome = { ok: true, value: await write.work(trx) };
+      return true;
+    } catch (error) {
+      write.outcome = { ok: false, error };
+      // SQLite ended the transaction itself (disk full): the group fails as a whole
+      if (statements && !statements.inTransaction()) throw error;
+      return statements?.writes() === before;
+    }
   }
 
   /** The next group may begin: called once this group's transaction has ended. */
@@ -88,19 +123,31 @@ export function createGroupCommit(
     scheduled = false;
     running = true;
     let group: Write[] = [];
+    let again: Write[] = [];
     try {
       await db.transaction().execute(async (trx) => {
         // taken once the connection is this group's: what queued while it waited joins
         group = queue.splice(0, maxWrites);
         const alone = group.length === 1;
         const started = performance.now();
+        /** a write has run that cannot run again: the writes after it take savepoints */
+        let kept = !statements && !alone;
         for (let i = 0; i < group.length; i++) {
-          await runOne(trx, group[i]!, alone);
+          const write = group[i]!;
+          if (kept) await inSavepoint(trx, write);
+          else if (!(await bare(trx, write)) && !alone) {
+            again = group.filter((other) => other !== write);
+            group = [write];
+            throw rolledBack;
+          }
+          kept ||= !write.rerunnable;
           if (i + 1 < group.length && performance.now() - started > timeBudgetMs) {
             queue.unshift(...group.slice(i + 1)); // not begun: they run in the next group
             group = group.slice(0, i + 1);
           }
         }
+        // a lone write that failed after writing: rolled back (the transaction fails with it)
+        if (alone && group[0]!.outcome?.ok === false) throw rolledBack;
         // COMMIT follows at once, before the loop turns: the next group may form and wait for
         // the connection while this one's commit is synced to disk (src/db/wal-sync.ts)
         handOver();
@@ -111,20 +158,29 @@ export function createGroupCommit(
         else write.reject(outcome.error);
       }
     } catch (error) {
-      // a lone write's own error, or a failure of the transaction: nothing of the group is kept
+      // a write's own error, or a failure of the transaction: nothing of the group is kept
       for (const write of group) {
         write.reject(write.outcome && !write.outcome.ok ? write.outcome.error : error);
       }
     } finally {
+      for (const write of again) delete write.outcome;
+      queue.unshift(...again);
       handOver();
     }
   }
 
-  /** Runs `work` in a transaction shared with the writes queued alongside; resolves after COMMIT. */
-  return function transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+  const enqueue = (work: Write['work'], rerunnable: boolean) =>
+    new Promise<unknown>((resolve, reject) => {
+      queue.push({ work, rerunnable, resolve, reject });
       schedule();
     });
+
+  /** Runs `work` in a transaction shared with the writes queued alongside; resolves after COMMIT. */
+  const transaction = <T>(work: (trx: Transaction<DB>) => Promise<T>) =>
+    enqueue(work, false) as Promise<T>;
+  const sync: SyncWriteTransaction = <T>(work: (sql: SyncStatements) => T) => {
+    if (!statements) throw new Error("writeSync needs the connection's statements");
+    return enqueue(async () => work(statements), true) as Promise<T>;
   };
+  return Object.assign(transaction, { sync });
 }

@@ -6,14 +6,13 @@ import type { DB } from './types.js';
  * the newest `limit` rows of `rows()` before `before` (all of them when null) and, when that page
  * is full, the others sharing the oldest one's timestamp (those with a lower sequence), so that
  * paging on to `before=<the oldest timestamp>` skips none. `rows` gives a fresh query each time;
- * `normalize` turns a row's bigints (strings on PostgreSQL) into numbers, `key` reads the two
- * columns back from a normalized row.
+ * `normalize` turns a row's bigints (strings on PostgreSQL) into numbers; the two columns are read
+ * back from a normalized row by their names (`messages.sent_at` as `sent_at`).
  */
 export async function pageWithTies<TB extends keyof DB, O, R>(page: {
   rows: () => SelectQueryBuilder<DB, TB, O>;
   columns: readonly [at: StringReference<DB, TB>, seq: StringReference<DB, TB>];
   normalize: (row: O) => R;
-  key: (row: R) => readonly [at: number, seq: number];
   before: number | null;
   limit: number;
 }): Promise<R[]> {
@@ -26,11 +25,16 @@ export async function pageWithTies<TB extends keyof DB, O, R>(page: {
   ).map(page.normalize);
   const oldest = rows.at(-1);
   if (!oldest || rows.length < page.limit) return rows;
-  const [oldestAt, oldestSeq] = page.key(oldest);
+  const [oldestAt, oldestSeq] = page.columns.map((column) => valueOf(oldest, column));
   const ties = await page
     .rows()
     .where(sql<boolean>`${at} = ${oldestAt} and ${seq} < ${oldestSeq}`)
     .orderBy(seq, 'desc')
     .execute();
   return [...rows, ...ties.map(page.normalize)];
+}
+
+/** The number a normalized row holds for `column`, under the column's name without its table. */
+function valueOf(row: unknown, column: string): number {
+  return Number((row as Record<string, unknown>)[column.slice(column.lastIndexOf('.') + 1)]);
 }

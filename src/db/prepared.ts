@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { isPostgres, type Executor } from './executor.js';
+import type { SyncStatements } from './statement-cache.js';
 
 /**
  * Hot-path SQL that skips Kysely's query builder: the text is written once, with `?`
@@ -55,6 +56,16 @@ export class Prepared<Row = unknown> {
     const result = await db.executeQuery(this.#compile(db, parameters));
     return Number(result.numAffectedRows ?? 0);
   }
+
+  /** SQLite, inside a synchronous write (Database.writeSync): the rows, at once. */
+  allNow(sql: SyncStatements, parameters: readonly unknown[]): Row[] {
+    return sql.all<Row>(this.sqlite, parameters);
+  }
+
+  /** SQLite, inside a synchronous write: runs the statement; the number of rows it changed. */
+  runNow(sql: SyncStatements, parameters: readonly unknown[]): number {
+    return sql.run(this.sqlite, parameters);
+  }
 }
 
 const quote = (name: string) => `"${name}"`;
@@ -90,7 +101,7 @@ export function bulkInsert(table: string, columns: readonly string[], pgTypes?: 
         .join(', ')}) with ordinality as "rows" (${names}, "larder_n") order by "larder_n"`,
       { name: `larder-bulk-insert-${table}` },
     );
-  return async (db: Executor, rows: readonly unknown[][], pace?: () => Promise<void>) => {
+  const insert = async (db: Executor, rows: readonly unknown[][], pace?: () => Promise<void>) => {
     if (unnest && isPostgres(db)) {
       for (let i = 0; i < rows.length; i += ROWS_PER_UNNEST) {
         const slice = rows.slice(i, i + ROWS_PER_UNNEST);
@@ -109,6 +120,9 @@ export function bulkInsert(table: string, columns: readonly string[], pgTypes?: 
     }
     for (; i < rows.length; i++) await one.run(db, rows[i]!);
   };
+  /** SQLite, inside a synchronous write (Database.writeSync): one row, at once. */
+  const now = (sql: SyncStatements, row: readonly unknown[]) => one.runNow(sql, row);
+  return Object.assign(insert, { now });
 }
 
 /** Lets the event loop run (I/O, timers) before going on. */

@@ -69,6 +69,16 @@ export function takeRow<T extends keyof DB>(
   return query.returningAll().executeTakeFirst() as Promise<Row<T> | undefined>;
 }
 
+/** Deletes the rows whose columns equal `key`; returns how many. */
+export async function deleteRows<T extends keyof DB>(
+  db: Executor,
+  table: T,
+  key: RowKey<T>,
+): Promise<number> {
+  const result = await whereKey(untyped(db).deleteFrom(nameOf(table)), key).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Deletes the rows whose `column` is below `cutoff` (what is older than it); returns how many. */
 export async function deleteOlderThan<T extends keyof DB>(
   db: Executor,

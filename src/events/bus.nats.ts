@@ -2,14 +2,8 @@ import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { NO_BUS_SECURITY, type BusSecurity } from '#src/config.js';
 import type { NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
-import {
-  Subscribers,
-  encodeEvent,
-  retryDelay,
-  withPublishAfterCommit,
-  type BusEvent,
-  type EventBus,
-} from './bus.js';
+import type { BusEvent, EventBus } from './bus.js';
+import { Subscribers, encodeEvent, retryDelay, withPublishAfterCommit } from './bus.js';
 import { createBatcher } from './batch.js';
 
 /**

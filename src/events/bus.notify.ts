@@ -2,14 +2,8 @@ import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadPg } from '#src/db/pg.js';
 import { createBatcher } from './batch.js';
-import {
-  Subscribers,
-  encodeEvent,
-  retryDelay,
-  withPublishAfterCommit,
-  type BusEvent,
-  type EventBus,
-} from './bus.js';
+import type { BusEvent, EventBus } from './bus.js';
+import { Subscribers, encodeEvent, retryDelay, withPublishAfterCommit } from './bus.js';
 
 /** At most this many events go in one NOTIFY statement (the rest wait for the next). */
 const MAX_EVENTS_PER_NOTIFY = 200;

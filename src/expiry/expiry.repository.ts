@@ -1,5 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
-import { findRow } from '#src/db/rows.js';
+import { deleteRows, findRow } from '#src/db/rows.js';
 import { Prepared } from '#src/db/prepared.js';
 import { DIGEST_HOUR_KEY, NOTICE_DAYS_KEY } from './expiry.schemas.js';
 import type {
@@ -89,11 +89,7 @@ export async function upsertWebhook(db: Executor, row: InventoryWebhooksTable): 
 
 export async function deleteWebhook(db: Executor, inventoryId: string): Promise<boolean> {
   await db.deleteFrom('webhook_deliveries').where('inventory_id', '=', inventoryId).execute();
-  const result = await db
-    .deleteFrom('inventory_webhooks')
-    .where('inventory_id', '=', inventoryId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await deleteRows(db, 'inventory_webhooks', { inventory_id: inventoryId })) > 0;
 }
 
 export async function insertDelivery(db: Executor, row: WebhookDeliveriesTable): Promise<void> {

@@ -1,8 +1,8 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { callerOf, type Guards } from '#src/http/auth.js';
-import { errors, IdParams, refTo } from '#src/http/schemas.js';
-import { documented, noContent, type Routes } from '#src/http/route-docs.js';
-import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
+import { errors, refTo } from '#src/http/schemas.js';
+import { noContent, type Routes } from '#src/http/route-docs.js';
+import { adminInventoryDoc, inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import {
   ExpiringItemSchema,
   ExpiringQuery,
@@ -55,33 +55,30 @@ export const adminWebhookRoutes: Routes<{ webhooks: Webhooks; guards: Guards }> 
   async (app) => {
     app.addSchema(WebhookSchema);
     guards.guardRoutes(app, guards.requireAdmin);
-    const admin = documented('admin: inventories', { errors: [401, 403] });
     const Webhook = refTo(WebhookSchema);
 
     app.get(
       '/api/admin/inventories/:id/webhook',
-      admin("Admin: the inventory's expiry digest webhook (without its secret)", {
-        params: IdParams,
-        response: { 200: Webhook, ...errors(400, 404) },
+      adminInventoryDoc("Admin: the inventory's expiry digest webhook (without its secret)", {
+        response: { 200: Webhook },
       }),
       (request) => webhooks.get(request.params.id),
     );
 
     app.put(
       '/api/admin/inventories/:id/webhook',
-      admin(
+      adminInventoryDoc(
         'Admin: set the webhook that receives the daily expiry digest (http/https URL, ' +
           'HMAC-SHA256 secret, optional ntfy topic)',
-        { params: IdParams, body: WebhookInput, response: { 200: Webhook, ...errors(400, 404) } },
+        { body: WebhookInput, response: { 200: Webhook } },
       ),
       (request) => webhooks.put(request.params.id, request.body),
     );
 
     app.delete(
       '/api/admin/inventories/:id/webhook',
-      admin('Admin: remove the webhook and its pending deliveries', {
-        params: IdParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+      adminInventoryDoc('Admin: remove the webhook and its pending deliveries', {
+        response: { 204: Type.Null() },
       }),
       async (request, reply) => noContent(reply, webhooks.remove(request.params.id)),
     );

@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
-import { errors, IdParams } from '#src/http/schemas.js';
 import { documented, type Routes } from '#src/http/route-docs.js';
+import { adminInventoryDoc } from '#src/inventory/inventory.schemas.js';
 import {
   AdminItemSchema,
   InventoryStatsSchema,
@@ -34,20 +34,19 @@ export const adminInventoryRoutes: Routes<{ households: HouseholdsService; guard
 
     app.put(
       '/api/admin/inventories/:id',
-      doc("Admin: set an inventory's name (shown as inventoryName in statistics)", {
-        params: IdParams,
+      adminInventoryDoc("Admin: set an inventory's name (shown as inventoryName in statistics)", {
         body: RenameBody,
-        response: { 200: Type.Ref('InventoryView'), ...errors(400, 404) },
+        response: { 200: Type.Ref('InventoryView') },
       }),
       (request) => households.rename(request.params.id, request.body.name),
     );
 
     app.get(
       '/api/admin/inventories/:id/items',
-      doc("Admin: an inventory's items (read-only), by name, with category and location names", {
-        params: IdParams,
-        response: { 200: Type.Array(Type.Ref('AdminItem')), ...errors(400, 404) },
-      }),
+      adminInventoryDoc(
+        "Admin: an inventory's items (read-only), by name, with category and location names",
+        { response: { 200: Type.Array(Type.Ref('AdminItem')) } },
+      ),
       (request) => households.items(request.params.id),
     );
 

@@ -1,7 +1,8 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { Guards } from '#src/http/auth.js';
-import { documented, type Routes } from '#src/http/route-docs.js';
-import { errors, IdParams, refTo } from '#src/http/schemas.js';
+import type { Routes } from '#src/http/route-docs.js';
+import { refTo } from '#src/http/schemas.js';
+import { adminInventoryDoc } from './inventory.schemas.js';
 import type { InventoryService } from './inventory.service.js';
 import { InventoryJournalQuery, JournalEntrySchema } from './journal/journal.schemas.js';
 import { adminReadinessRoutes } from './readiness/readiness.routes.js';
@@ -15,19 +16,14 @@ export const adminInventoryReadRoutes: Routes<{ inventory: InventoryService; gua
   async (app) => {
     guards.guardRoutes(app, guards.requireAdmin);
     app.addSchema(JournalEntrySchema);
-    const doc = documented('admin: inventories', { errors: [401, 403] });
 
     app.get(
       '/api/admin/inventories/:id/journal',
-      doc(
+      adminInventoryDoc(
         "Admin: an inventory's journal as its members read it (newest first; paging as GET /api/inventory/journal)",
         {
-          params: IdParams,
           querystring: InventoryJournalQuery,
-          response: {
-            200: Type.Object({ entries: Type.Array(refTo(JournalEntrySchema)) }),
-            ...errors(400, 404),
-          },
+          response: { 200: Type.Object({ entries: Type.Array(refTo(JournalEntrySchema)) }) },
         },
       ),
       async (request) => {

@@ -16,6 +16,7 @@ export function inventoryFeature(deps: Omit<FeatureDeps, 'log'>) {
   const inventory = createInventoryService({
     db: database.db,
     write: database.write,
+    writeSync: database.writeSync,
     bus,
     clock,
     clockSkewMs: config.clockSkewMs,

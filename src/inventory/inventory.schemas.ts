@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '#src/http/schemas.js';
+import type { FastifySchema } from 'fastify';
+import { IdParams, Nullable } from '#src/http/schemas.js';
 import { documented } from '#src/http/route-docs.js';
 
 /**
@@ -13,6 +14,16 @@ import { documented } from '#src/http/route-docs.js';
  */
 export const inventoryDoc = documented('inventory', { errors: [401, 409] });
 export const WHO = 'Any signed-in user, on their own inventory';
+
+const adminDoc = documented('admin: inventories', { errors: [400, 401, 403, 404] });
+/**
+ * The admin routes on one inventory, /api/admin/inventories/:id/…: admins only (401, 403), the
+ * inventory's id in the path (400 when it is malformed, 404 when there is no such inventory).
+ */
+export const adminInventoryDoc = <S extends FastifySchema & { response: object }>(
+  summary: string,
+  schema: S,
+) => adminDoc(summary, { params: IdParams, ...schema });
 
 /** Client-chosen item ids: UUIDs in practice; any short token of safe characters is accepted. */
 export const ItemId = Type.String({

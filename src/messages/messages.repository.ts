@@ -75,7 +75,6 @@ export async function listConversation(
     rows: () => between(db, a, b),
     columns: ['messages.sent_at', 'messages.seq'],
     normalize,
-    key: (row) => [row.sent_at, row.seq],
     before,
     limit,
   });

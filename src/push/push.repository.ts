@@ -1,5 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
-import { findRow, findRows, insertUnlessTaken } from '#src/db/rows.js';
+import { deleteRows, findRow, findRows, insertUnlessTaken } from '#src/db/rows.js';
 import type {
   PushDeliveriesTable,
   PushSubscriptionsTable,
@@ -47,10 +47,8 @@ export function subscriptionsOf(db: Executor, userIds: readonly string[]) {
 
 /** Deletes the subscription (its pending deliveries go with it); false when it was not there. */
 export async function deleteSubscription(db: Executor, id: string, userId?: string) {
-  let query = db.deleteFrom('push_subscriptions').where('id', '=', id);
-  if (userId !== undefined) query = query.where('user_id', '=', userId);
-  const result = await query.executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const key = userId === undefined ? { id } : { id, user_id: userId };
+  return (await deleteRows(db, 'push_subscriptions', key)) > 0;
 }
 
 /** Inserts the deliveries not queued already; returns the ids that went in. */

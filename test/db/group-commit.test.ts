@@ -114,3 +114,74 @@ describe('group commit (sqlite)', () => {
     expect((await ids()).filter((id) => id >= 100)).toHaveLength(10);
   });
 });
+
+// writeSync's writes run without a savepoint: one that fails after writing rolls the group back
+// and the others run again in the next group
+describe('group commit without savepoints (sqlite)', () => {
+  const env = testEnvironment('sqlite');
+  let database: Database;
+  beforeAll(async () => {
+    database = await createDatabase(loadConfig(env));
+    await sql`create table s (id integer primary key)`.execute(database.db);
+  });
+  afterAll(async () => {
+    await database.destroy();
+    await destroyTestEnvironment(env);
+  });
+  const ids = async () =>
+    (await sql<{ id: number }>`select id from s order by id`.execute(database.db)).rows.map(
+      (r) => r.id,
+    );
+  const settled = (outcomes: PromiseSettledResult<unknown>[]) =>
+    outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message));
+
+  it('a synchronous write that fails after writing keeps nothing; the others run again and commit', async () => {
+    const runs = new Map<number, number>();
+    const write = (id: number, fail = false) =>
+      database.writeSync!((statements) => {
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        statements.run('insert into s (id) values (?)', [id]);
+        if (fail) throw new Error(`write ${id} refused`);
+        return id;
+      });
+    const outcomes = await Promise.allSettled([write(1), write(2, true), write(3)]);
+    expect(settled(outcomes)).toEqual([1, 'write 2 refused', 3]);
+    expect(await ids()).toEqual([1, 3]);
+    // 1 ran before 2 failed, in the transaction rolled back with it; 3 had not begun
+    expect(Object.fromEntries(runs)).toEqual({ 1: 2, 2: 1, 3: 1 });
+  });
+
+  it('a write that fails before writing anything leaves the group as it is', async () => {
+    const runs = new Map<number, number>();
+    const write = (id: number, fail = false) =>
+      database.writeSync!((statements) => {
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        if (fail) throw new Error(`write ${id} refused`);
+        statements.run('insert into s (id) values (?)', [id]);
+        return id;
+      });
+    const outcomes = await Promise.allSettled([write(4), write(5, true), write(6)]);
+    expect(settled(outcomes)).toEqual([4, 'write 5 refused', 6]);
+    expect(await ids()).toEqual([1, 3, 4, 6]);
+    expect(Object.fromEntries(runs)).toEqual({ 4: 1, 5: 1, 6: 1 });
+  });
+
+  it('an ordinary write after synchronous ones needs no savepoint either; after it, one does', async () => {
+    const insert = (id: number) => sql`insert into s (id) values (${id})`;
+    const outcomes = await Promise.allSettled([
+      database.writeSync!((statements) => statements.run('insert into s (id) values (?)', [7])),
+      database.write(async (trx) => {
+        await insert(8).execute(trx);
+        throw new Error('write 8 refused');
+      }),
+      database.write(async (trx) => void (await insert(9).execute(trx))),
+      database.write(async (trx) => {
+        await insert(10).execute(trx);
+        throw new Error('write 10 refused');
+      }),
+      database.writeSync!((statements) => statements.run('insert into s (id) values (?)', [11])),
+    ]);
+    expect(settled(outcomes)).toEqual([1, 'write 8 refused', undefined, 'write 10 refused', 1]);
+    expect(await ids()).toEqual([1, 3, 4, 6, 7, 9, 11]);
+  });
+});

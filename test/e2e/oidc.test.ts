@@ -53,6 +53,29 @@ function useOidcBrowserTest(extra: Record<string, string>) {
   return ctx;
 }
 
+/**
+ * Signed out at the provider, a stranger (an account there linked to nobody here) starts at
+ * `/<ui>/` with the provider button and comes back refused: the page, showing why.
+ */
+async function refusedStranger(
+  ctx: ReturnType<typeof useOidcBrowserTest>,
+  ui: 'admin' | 'app',
+  width?: number,
+): Promise<Page> {
+  await ctx.browser.context.clearCookies();
+  const stranger = `stranger-in-${ui}`;
+  ctx.provider.accounts.set(stranger, { preferred_username: ui === 'admin' ? 'admin' : 'anna' });
+  const page = await ctx.browser.newPage(width);
+  await page.goto(`${ctx.larder.base}/${ui}/`);
+  await page.getByRole('link', { name: 'Sign in with Household ID' }).click();
+  await signInAtProvider(page, stranger);
+  await page
+    .getByRole('alert')
+    .getByText(/is not linked to an account here/)
+    .waitFor();
+  return page;
+}
+
 const fits = (page: Page) =>
   page.evaluate<boolean>('document.documentElement.scrollWidth <= innerWidth');
 
@@ -103,16 +126,7 @@ describeInBrowser('admin interface: sign-in through the identity provider', () =
   });
 
   it('explains a refusal: an unknown provider account is not linked', async () => {
-    await ctx.browser.context.clearCookies(); // signed out at the provider too
-    ctx.provider.accounts.set('stranger', { preferred_username: 'admin' });
-    const page = await ctx.browser.newPage();
-    await page.goto(`${ctx.larder.base}/admin/`);
-    await page.getByRole('link', { name: 'Sign in with Household ID' }).click();
-    await signInAtProvider(page, 'stranger');
-    await page
-      .getByRole('alert')
-      .getByText(/is not linked to an account here/)
-      .waitFor();
+    const page = await refusedStranger(ctx, 'admin');
     await expectCount(page.getByText('Signed in as'), 0);
     await page.close();
   });
@@ -163,5 +177,30 @@ describeInBrowser('admin interface: password sign-in turned off', () => {
       await screenshot(page, `admin-login-oidc-only-${width}`);
       await page.close();
     }
+  });
+});
+
+describeInBrowser('household app: the identity provider’s refusals', () => {
+  const ctx = useOidcBrowserTest({});
+
+  it('explains a refusal from the round trip: an unknown provider account is not linked', async () => {
+    const page = await refusedStranger(ctx, 'app', 375);
+    expect(new URL(page.url()).pathname).toBe('/app/');
+    expect(new URL(page.url()).search).toBe(''); // taken out of the address
+    await page.close();
+  });
+
+  it('says an identity already linked to another user is, as the admin interface does', async () => {
+    for (const ui of ['app', 'admin']) {
+      const page = await ctx.browser.newPage(375);
+      await page.goto(`${ctx.larder.base}/${ui}/?oidc_error=already_linked`);
+      await page
+        .getByRole('alert')
+        .getByText('That account at the identity provider is already linked to another user.')
+        .waitFor();
+      expect(new URL(page.url()).search).toBe('');
+      await page.close();
+    }
+    expect(ctx.browser.problems).toEqual([]);
   });
 });

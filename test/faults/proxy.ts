@@ -83,3 +83,33 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       }),
   };
 }
+
+/**
+ * Sets the proxy to `mode` and waits for `requests` while the fault lasts: the proxy stays so
+ * until they have all been answered, so what ended each wait was the server itself (its own
+ * timeouts when packets are dropped, the refusal when connections are refused), never the end
+ * of the fault. `order` lists what happened: `[mode, 'answered']` when the server answered on
+ * its own. Should the answers still be outstanding after `patienceMs` (several times any
+ * timeout of the server's: this is the hang the tests look for), the proxy is opened so the
+ * suite can go on, and `order` says so before 'answered'. The caller lifts the fault.
+ */
+export async function answeredDuringFault<T>(
+  proxy: FaultProxy,
+  mode: Exclude<ProxyMode, 'open'>,
+  requests: () => Promise<T>,
+  patienceMs = 40_000,
+): Promise<{ answers: T; order: string[] }> {
+  const order: string[] = [mode];
+  proxy.set(mode);
+  const patience = setTimeout(() => {
+    order.push('opened: no answer while the fault lasted');
+    proxy.set('open');
+  }, patienceMs);
+  try {
+    const answers = await requests();
+    order.push('answered');
+    return { answers, order };
+  } finally {
+    clearTimeout(patience);
+  }
+}

@@ -5,7 +5,7 @@ import { call, seedBasics } from '#test/inventory/helpers.js';
 import { putApk } from '#test/releases/helpers.js';
 import { fixture, upload } from '#test/resources/helpers.js';
 import { startS3Peer, type S3Peer } from '#test/storage/s3-peer.js';
-import { startFaultProxy, type FaultProxy } from './proxy.js';
+import { answeredDuringFault, startFaultProxy, type FaultProxy } from './proxy.js';
 import { figures, itemWrite, startWriteStream } from './write-stream.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,24 +62,25 @@ describe.each(DIALECTS)('the bucket unreachable (%s)', (dialect) => {
     );
 
   for (const mode of ['refuse', 'blackhole'] as const) {
-    it(`${mode === 'refuse' ? 'refused' : 'dropping every packet'}: file routes answer 503 storage_unavailable within 10 s, the rest keeps working, and it recovers`, async () => {
+    it(`${mode === 'refuse' ? 'refused' : 'dropping every packet'}: file routes answer 503 storage_unavailable while it lasts, the rest keeps working, and it recovers`, async () => {
       const stream = startWriteStream(write);
       await sleep(500);
       stream.phase('during');
-      proxy.set(mode);
       const started = Date.now();
-      const answers = await Promise.all(fileRequests()).finally(() => {
-        if (Date.now() - started > 10_000) proxy.set('open'); // the next tests start clean
-      });
-      const tookMs = Date.now() - started;
-      console.log(
-        `FAULT FIGURES bucket ${mode} (${dialect}): 4 file requests answered 503 in ${tookMs} ms`,
+      const { answers, order } = await answeredDuringFault(proxy, mode, () =>
+        Promise.all(fileRequests()),
       );
+      console.log(
+        `FAULT FIGURES bucket ${mode} (${dialect}): 4 file requests answered 503 in ${Date.now() - started} ms`,
+      );
+      // answered while the bucket was still unreachable: ended by the refusal, or, when packets
+      // are dropped, by the storage client's own timeouts (src/storage/s3.storage.ts), since the
+      // proxy kept those connections open and silent until every answer had come
+      expect(order).toEqual([mode, 'answered']);
       for (const res of answers) {
         expect([res.statusCode, res.json().code], res.body).toEqual([503, 'storage_unavailable']);
         expect(res.headers['retry-after']).toBe('5');
       }
-      expect(tookMs).toBeLessThan(10_000);
       // sign-in, messages and the inventory do not need the bucket
       expect((await login(t.app, 'anna', 'anna-password')).token).toBeTruthy();
       const sent = await call(t.app, anna, 'POST', '/api/messages', {

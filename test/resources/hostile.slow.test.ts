@@ -13,6 +13,13 @@ import * as hostile from './hostile-files.js';
 
 const run = promisify(execFile);
 
+/**
+ * The most CPU time the server's thread may spend without turning its event loop while a
+ * hostile file is analyzed: what any other request could be kept waiting by it, counted in CPU
+ * time so that a loaded machine does not stretch it (docs/decisions.md, "Tests").
+ */
+const LOOP_CPU_BOUND_MS = 250;
+
 /** Posts argv's file to the analyze endpoint, streamed from disk; prints {status, body}. */
 const UPLOADER = `
 const [base, token, filename, file] = process.argv.slice(1);
@@ -83,7 +90,7 @@ describe.each(DIALECTS)('hostile files never stall the server (%s)', (dialect) =
   const staged = () => filesUnder(path.join(t.config.dataDir, 'staging')).sort();
 
   it.each(CASES)(
-    '%s: a clear 4xx, /health within 250 ms, RSS within budget, nothing kept',
+    '%s: a clear 4xx, /health answering throughout, RSS within budget, nothing kept',
     async (_name, filename, build) => {
       const file = path.join(inputs, filename);
       fs.writeFileSync(file, await build());
@@ -97,8 +104,9 @@ describe.each(DIALECTS)('hostile files never stall the server (%s)', (dialect) =
       const report = await watch.stop();
       fs.rmSync(file);
       console.log(
-        `${filename}: ${res.status} ${res.body.code}, slowest /health ${report.slowestHealthMs.toFixed(0)} ms, ` +
-          `max loop delay ${report.maxDelayMs.toFixed(0)} ms, peak RSS +${(report.peakRssGrowthBytes / 2 ** 20).toFixed(0)} MB`,
+        `${filename}: ${res.status} ${res.body.code}, ${report.pings} /health pings, longest CPU without a loop turn ` +
+          `${report.longestCpuWithoutTurnMs.toFixed(1)} ms (wall-clock: slowest /health ${report.slowestHealthMs.toFixed(0)} ms, ` +
+          `max loop delay ${report.maxDelayMs.toFixed(0)} ms; load ${os.loadavg()[0]!.toFixed(1)}), peak RSS +${(report.peakRssGrowthBytes / 2 ** 20).toFixed(0)} MB`,
       );
 
       expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
@@ -107,8 +115,9 @@ describe.each(DIALECTS)('hostile files never stall the server (%s)', (dialect) =
       expect(typeof res.body.code).toBe('string');
       expect(res.body.message).not.toMatch(/\.tmp-|\n\s+at /); // no temp names, no stack
       expect(report.healthFailures).toBe(0);
-      expect(report.slowestHealthMs).toBeLessThan(250);
-      expect(report.maxDelayMs).toBeLessThan(250);
+      // the analysis ran beside the thread that answers requests, not on it: that thread never
+      // spent 250 ms of its own CPU time without turning its event loop (where /health is served)
+      expect(report.longestCpuWithoutTurnMs).toBeLessThan(LOOP_CPU_BOUND_MS);
       expect(report.peakRssGrowthBytes).toBeLessThan(ANALYSIS_MEMORY_BUDGET_BYTES);
       expect(staged()).toEqual(before);
       expect(filesUnder(path.join(t.config.dataDir, 'resources'))).toEqual([]);

@@ -5,7 +5,10 @@ import { useListeningApp } from '#test/helpers/fixtures.js';
 
 /**
  * Through a real port: the server's connection limits (configured small
- * here so the test takes seconds) and a 413 the client can read.
+ * here so the test takes seconds) and a 413 the client can read. A timeout
+ * is shown not to fire early (a lower bound on the clock, which load only
+ * lengthens) and to be what closed the connection (its 408, the order of
+ * events); one that never fired would leave the test to its own timeout.
  */
 describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
   const server = useListeningApp(dialect, {
@@ -22,14 +25,18 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
   function connect() {
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
+    let isClosed = false;
     const opened = Date.now();
     socket.setEncoding('utf8').on('data', (d: string) => (received += d));
     socket.on('error', () => {});
     const closed = new Promise<number>((resolve) =>
-      socket.once('close', () => resolve(Date.now() - opened)),
+      socket.once('close', () => {
+        isClosed = true;
+        resolve(Date.now() - opened);
+      }),
     );
     const ready = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    return { socket, closed, ready, received: () => received };
+    return { socket, closed, ready, received: () => received, isClosed: () => isClosed };
   }
 
   /** How many connections the server holds open now. */
@@ -57,7 +64,6 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     trickle(c.socket, 100);
     const after = await c.closed;
     expect(after).toBeGreaterThanOrEqual(900);
-    expect(after).toBeLessThan(4000);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408|^$/);
   });
 
@@ -70,7 +76,8 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     const written = trickle(c.socket, 100);
     const after = await c.closed;
     expect(after).toBeGreaterThanOrEqual(1900);
-    expect(after).toBeLessThan(5000);
+    // closed while the body was still coming, long before its 1000 bytes (a timer that misses
+    // its turns under load writes fewer, never more)
     expect(written()).toBeLessThan(60);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408|^$/);
   });
@@ -81,7 +88,7 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     c.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
     const after = await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 200/);
-    expect(after).toBeLessThan(4000);
+    expect(after).toBeGreaterThanOrEqual(900); // the server closed it, once idle for its timeout
   });
 
   it('closes a connection after its third request, even for a client that keeps sending', async () => {
@@ -103,8 +110,9 @@ describe.each(DIALECTS)('connection limits (%s)', (dialect) => {
     for (const c of held) c.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // half-sent
     await vi.waitFor(async () => expect(await openConnections()).toBe(8), 10_000); // all accepted
     const extra = connect();
-    const refusedAfter = await extra.closed;
-    expect(refusedAfter).toBeLessThan(500);
+    await extra.closed;
+    // refused while all eight were still held: not once the headers timeout had freed a place
+    expect(held.filter((c) => c.isClosed())).toEqual([]);
     expect(extra.received()).toBe('');
     for (const c of held) c.socket.destroy();
     await Promise.all(held.map((c) => c.closed));

@@ -1,5 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
-import { findRow, takeRow } from '#src/db/rows.js';
+import { deleteRows, findRow, takeRow } from '#src/db/rows.js';
 import type { OidcCodesTable, OidcLinksTable, OidcRequestsTable } from '#src/db/types.js';
 
 export type OidcRequestRow = OidcRequestsTable;
@@ -17,8 +17,7 @@ export async function insertLink(db: Executor, row: OidcLinksTable): Promise<voi
 }
 
 export async function deleteLink(db: Executor, userId: string): Promise<boolean> {
-  const result = await db.deleteFrom('oidc_links').where('user_id', '=', userId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await deleteRows(db, 'oidc_links', { user_id: userId })) > 0;
 }
 
 export async function insertRequest(db: Executor, row: OidcRequestRow): Promise<void> {

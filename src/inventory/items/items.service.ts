@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { timeSlicer } from '#src/db/prepared.js';
-import type { DB, ItemsTable } from '#src/db/types.js';
+import type { DB, ItemsStateTable, ItemsTable } from '#src/db/types.js';
 import { badRequest, conflict, notFound } from '#src/http/errors.js';
 import { inventoryOf, type Caller } from '#src/inventory/store/inventory.caller.js';
 import {
@@ -18,6 +18,7 @@ import { openItems, type OpenItems } from '#src/inventory/store/items.writer.js'
 import { createItemCache } from '#src/inventory/store/items.cache.js';
 import {
   patchAttempt,
+  patchOver,
   planPatch,
   restWrite,
   staleUpdate,
@@ -209,10 +210,15 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
       const inventoryId = inventoryOf(caller);
       const author = authorOf(caller, 'rest');
       // 2. PostgreSQL: the item as remembered or read, planned, and written by one statement
-      //    if it is still as read (batched with the inventory's others: store/items.cas.batch.ts)
+      //    if it is still as read (batched with the inventory's others: store/items.cas.batch.ts);
+      //    SQLite: read, planned the same way and written inside the group commit, at once
       const inOneStatement = (moment: Moment) =>
         patchAttempt(db, known, inventoryId, id, patch, moment, author);
-      // 3. else (SQLite; no such item; a new category or location; 3 lost attempts): the
+      const planned = {
+        itemId: id,
+        plan: (stored: ItemsStateTable, moment: Moment) => patchOver(stored, patch, moment, author),
+      };
+      // 3. else (no such item; a new category or location; 3 lost attempts): the
       //    locking transaction reads the item, plans the same write, checks what it refers to
       const locked = async (ctx: MutationContext) => {
         const items = await openItems(ctx, [id]);
@@ -223,7 +229,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
         return write(ctx, items, id, plan.fields, plan.lastUpdated, plan.sent);
       };
       // 4. mutate tries 2 and falls back on 3; after commit it publishes inventoryUpdated
-      return mutate.optimistic(inventoryId, inOneStatement, locked, author);
+      return mutate.optimistic(inventoryId, inOneStatement, locked, author, planned);
     },
 
     /** DELETE: idempotent; with `lastUpdated` it is refused when the stored item is newer. */

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '#src/http/auth.js';
-import { documented } from '#src/http/route-docs.js';
-import { errors, IdParams, refTo } from '#src/http/schemas.js';
-import { inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
+import { refTo } from '#src/http/schemas.js';
+import { adminInventoryDoc, inventoryDoc, WHO } from '#src/inventory/inventory.schemas.js';
 import { ReadinessSchema } from './readiness.schemas.js';
 import type { ReadinessService } from './readiness.service.js';
 
@@ -27,12 +26,10 @@ export function readinessRoutes(readiness: ReadinessService): FastifyPluginAsync
 export function adminReadinessRoutes(readiness: ReadinessService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(ReadinessSchema);
-    const doc = documented('admin: inventories', { errors: [401, 403] });
     app.get(
       '/api/admin/inventories/:id/readiness',
-      doc("Admin: an inventory's readiness, as its members see it", {
-        params: IdParams,
-        response: { 200: Readiness, ...errors(400, 404) },
+      adminInventoryDoc("Admin: an inventory's readiness, as its members see it", {
+        response: { 200: Readiness },
       }),
       (request) => readiness.readinessOf(request.params.id),
     );

@@ -98,26 +98,27 @@ export async function patchAttempt(
   const known = cache.get(inventoryId, id);
   if (known) {
     // only a write is taken from a remembered row (the statement checks it is still stored)
-    const attempt = attemptOver(cache, known, patch, moment, author, true);
+    const attempt = patchOver(known, patch, moment, author, cache, true);
     if (attempt !== null && 'write' in attempt) return attempt;
   }
   const [existing] = await findItemStates(db, inventoryId, [id]);
   if (!existing) return null;
   cache.set(existing);
-  return attemptOver(cache, existing, patch, moment, author, false);
+  return patchOver(existing, patch, moment, author, cache);
 }
 
 /**
- * The attempt of a PATCH over the stored row `existing` (see patchAttempt); `remembered`: the
- * row comes from the cache, and a 409 is not decided on it (null: read the item).
+ * The attempt of a PATCH over the stored row `existing`: as patchAttempt on PostgreSQL (with
+ * its `cache`; `remembered`: the row comes from it, and a 409 is not decided on it: null, read
+ * the item), and on SQLite over the row read inside the synchronous write (inventory.mutate.ts).
  */
-function attemptOver(
-  cache: ItemCache,
+export function patchOver(
   existing: ItemsStateTable,
   patch: ItemPatch,
   moment: Moment,
   author: Author,
-  remembered: boolean,
+  cache?: ItemCache,
+  remembered = false,
 ): Attempt<Item> {
   let plan: PatchPlan;
   try {
@@ -162,9 +163,9 @@ function attemptOver(
       journal: journaled ? { id: crypto.randomUUID(), author } : null,
     },
     result: (revision) => {
-      cache.set({ ...row, revision });
+      cache?.set({ ...row, revision });
       return itemOf(id, state, revision);
     },
-    stale: () => cache.forget(existing),
+    stale: () => cache?.forget(existing),
   };
 }

@@ -1,5 +1,6 @@
 import { Prepared, ROWS_PER_INSERT, bulkInsert } from '#src/db/prepared.js';
 import { isPostgres, type Executor } from '#src/db/executor.js';
+import type { SyncStatements } from '#src/db/statement-cache.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
 
 /**
@@ -105,6 +106,11 @@ export async function findItemStates(
   return out;
 }
 
+/** SQLite, inside a synchronous write (Database.writeSync): the item's row with its merge state. */
+export function findItemStateNow(sql: SyncStatements, inventoryId: string, id: string) {
+  return findOneState.allNow(sql, [inventoryId, id])[0];
+}
+
 /** The columns a write of one item sets, with their PostgreSQL types (items table, migrations). */
 export const ITEM_FIELD_TYPES = {
   name: 'text',
@@ -161,6 +167,11 @@ export async function updateItems(
     await updateMany.run(db, [...UPDATED.map((c) => slice.map((row) => row[c])), inventoryId]);
     if (pace && i + ITEMS_PAGE < rows.length) await pace();
   }
+}
+
+/** SQLite, inside a synchronous write: writes `row` over its stored item. */
+export function updateItemNow(sql: SyncStatements, row: ItemsStateTable): void {
+  updateOne.runNow(sql, [...FIELDS.map((c) => row[c]), row.inventory_id, row.id]);
 }
 
 const setState = new Prepared(

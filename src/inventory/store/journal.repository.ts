@@ -1,6 +1,7 @@
 import { deleteOlderThan } from '#src/db/rows.js';
 import type { Executor } from '#src/db/executor.js';
 import { bulkInsert } from '#src/db/prepared.js';
+import type { SyncStatements } from '#src/db/statement-cache.js';
 import { pageWithTies } from '#src/db/paging.js';
 import type { JournalTable } from '#src/db/types.js';
 
@@ -40,6 +41,14 @@ const insert = bulkInsert('journal', COLUMNS, [
   'double precision',
   'double precision',
 ]);
+
+/** SQLite, inside a synchronous write (Database.writeSync): inserts one row. */
+export function insertJournalNow(sql: SyncStatements, row: JournalRow): void {
+  insert.now(
+    sql,
+    COLUMNS.map((c) => row[c]),
+  );
+}
 
 /** Inserts the rows in order (their `seq` orders rows of the same `at`). */
 export async function insertJournal(
@@ -92,7 +101,6 @@ export async function listJournal(
     rows: () => filtered(db, inventoryId, filter),
     columns: ['at', 'seq'],
     normalize,
-    key: (row) => [row.at, row.seq],
     before,
     limit,
   });

@@ -1,8 +1,10 @@
 import type { Executor } from '#src/db/executor.js';
 import { Prepared, bulkInsert } from '#src/db/prepared.js';
+import type { SyncStatements } from '#src/db/statement-cache.js';
 import type { ChangeEntity, ChangeOp, ItemsStateTable } from '#src/db/types.js';
 import type { Author } from './journal.author.js';
-import { ITEM_FIELD_TYPES } from './items.repository.js';
+import { insertJournalNow } from './journal.repository.js';
+import { ITEM_FIELD_TYPES, updateItemNow } from './items.repository.js';
 
 /**
  * The inventory's revision and change log: every statement that moves the one or writes the
@@ -57,6 +59,41 @@ export interface CasWrite {
   changedAt: number;
   /** the journal row's id and author when the write changes the quantity (kind `set`), else null */
   journal?: { id: string; author: Author } | null;
+}
+
+/**
+ * SQLite, inside a synchronous write (Database.writeSync) that read the item in the same
+ * transaction: what the locking write does for one item, without its lock or savepoint — the
+ * revision bumped, the item written at it, its change-log row and, when it carries one, its
+ * journal row (as the item writer notes it: kind `set`, at the write's time). Returns the new
+ * revision.
+ */
+export function writeItemNow(sql: SyncStatements, inventoryId: string, write: CasWrite): number {
+  const [bumped] = bump.allNow(sql, [inventoryId]);
+  if (!bumped) throw new Error(`inventory ${inventoryId} vanished during a write`);
+  const revision = Number(bumped.revision);
+  const { read, row, changedAt, journal } = write;
+  updateItemNow(sql, { ...row, revision });
+  insertChangeRows.now(sql, [inventoryId, revision, 'item', row.id, 'upsert', changedAt]);
+  if (journal) {
+    const quantity = Number(row.quantity);
+    insertJournalNow(sql, {
+      id: journal.id,
+      inventory_id: inventoryId,
+      at: changedAt,
+      item_id: row.id,
+      item_name: row.name,
+      user_id: journal.author.userId,
+      username: journal.author.username,
+      device_id: journal.author.deviceId,
+      op_id: null,
+      source: journal.author.source,
+      kind: 'set',
+      delta: quantity - Number(read.quantity),
+      quantity_after: quantity,
+    });
+  }
+  return revision;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Executor } from '#src/db/executor.js';
-import { findRow, findRows } from '#src/db/rows.js';
+import { deleteRows, findRow, findRows } from '#src/db/rows.js';
 import type { ShoppingEntriesTable } from '#src/db/types.js';
 
 /** The shopping_entries table: manual entries and the checked marks of derived ones. */
@@ -61,12 +61,7 @@ export async function updateEntry(
 }
 
 export async function deleteEntry(db: Executor, inventoryId: string, id: string): Promise<number> {
-  const result = await db
-    .deleteFrom('shopping_entries')
-    .where('inventory_id', '=', inventoryId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(db, 'shopping_entries', { inventory_id: inventoryId, id });
 }
 
 /**

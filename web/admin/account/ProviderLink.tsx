@@ -3,9 +3,10 @@ import { BusyButton, Loading } from '#web/admin/components/ui.tsx';
 import { useFeedback } from '#web/admin/feedback.ts';
 import { useAction, useLoad } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
-import { oidcErrorMessage, useOidcInfo } from '#web/admin/sign-in/oidc.ts';
+import { useOidcInfo } from '#web/admin/sign-in/oidc.ts';
 import { takeOidcRedirect } from '#web/admin/sign-in/oidc-redirect.ts';
 import { ErrorMessage } from '#web/shared/form.tsx';
+import { oidcErrorMessage } from '#web/shared/oidc-error.ts';
 import { myAccount, startProviderLink, unlinkProvider } from './account.api.ts';
 
 /**
@@ -19,7 +20,7 @@ export function ProviderLink() {
   const action = useAction();
   const [redirect] = useState(() => takeOidcRedirect(['linked', 'error']));
   const justLinked = redirect?.kind === 'linked';
-  const refused = redirect?.kind === 'error' ? oidcErrorMessage(redirect.code) : null;
+  const refused = redirect?.kind === 'error' ? oidcErrorMessage(t, redirect.code) : null;
   if (!info?.enabled || info.label === null) return null;
   const label = info.label;
 

@@ -1,8 +1,8 @@
 /**
  * Names for the wire shapes the admin interface uses. They are generated from the server's
- * schemas (openapi.ts, `npm run generate:api`): never write a shape out here by hand.
+ * schemas (web/shared/api/openapi.ts, `npm run generate:api`): never write a shape out here by hand.
  */
-import type { components, paths } from './openapi.ts';
+import type { components, paths } from '#web/shared/api/openapi.ts';
 
 type Schemas = components['schemas'];
 /** The JSON body of a path's successful GET. */

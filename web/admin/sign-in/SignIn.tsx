@@ -7,8 +7,9 @@ import { Field } from '#web/admin/components/ui.tsx';
 import { useAction } from '#web/admin/hooks.ts';
 import { t } from '#web/admin/i18n.ts';
 import { bindText, ErrorMessage, passwordInput } from '#web/shared/form.tsx';
+import { oidcErrorMessage } from '#web/shared/oidc-error.ts';
 import { SignInChoices } from '#web/shared/SignInChoices.tsx';
-import { oidcErrorMessage, useOidcInfo } from './oidc.ts';
+import { useOidcInfo } from './oidc.ts';
 import { takeOidcRedirect } from './oidc-redirect.ts';
 import { endFreshSession, exchangeCode, signInWithPassword } from './sign-in.api.ts';
 
@@ -34,7 +35,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (session: Ses
   const action = useAction();
   const { info, loaded } = useOidcInfo();
   const [redirect] = useState(() => takeOidcRedirect(['code', 'error']));
-  const providerError = redirect?.kind === 'error' ? oidcErrorMessage(redirect.code) : null;
+  const providerError = redirect?.kind === 'error' ? oidcErrorMessage(t, redirect.code) : null;
 
   useEffect(() => {
     if (redirect?.kind !== 'code') return;

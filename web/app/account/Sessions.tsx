@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { components } from '#web/admin/api/openapi.ts';
+import type { components } from '#web/shared/api/openapi.ts';
 import { useAction } from '#web/app/hooks.ts';
 import { locale, t } from '#web/app/i18n.ts';
 import { api, isOnline } from '#web/app/session/session.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { components } from '#web/admin/api/openapi.ts';
+import type { components } from '#web/shared/api/openapi.ts';
 import { SearchField } from '#web/app/form.tsx';
 import type { Household } from '#web/app/household.ts';
 import { locale, t } from '#web/app/i18n.ts';

@@ -1,5 +1,5 @@
 import type { IDBPDatabase } from 'idb';
-import type { components } from '#web/admin/api/openapi.ts';
+import type { components } from '#web/shared/api/openapi.ts';
 import { newId } from '#web/app/ids.ts';
 import type { UserDb } from '#web/app/local/db.ts';
 import type { Frame } from '#web/app/realtime/socket.ts';

@@ -1,16 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { paths } from '#web/admin/api/openapi.ts';
+import type { paths } from '#web/shared/api/openapi.ts';
 import type { StoredSession } from '#web/app/local/db.ts';
 import { LabelledInput } from '#web/app/form.tsx';
 import { useAction, useAppName } from '#web/app/hooks.ts';
 import { t } from '#web/app/i18n.ts';
 import { bindText, ErrorMessage, passwordInput } from '#web/shared/form.tsx';
+import { oidcErrorMessage } from '#web/shared/oidc-error.ts';
 import { SignInChoices } from '#web/shared/SignInChoices.tsx';
 import { signInWithCode, signInWithPassword } from './session.ts';
 
 type OidcInfo = paths['/api/auth/oidc']['get']['responses'][200]['content']['application/json'];
-
-const OIDC_ERRORS = ['not_linked', 'not_allowed', 'invalid_state', 'provider_error'];
 
 /** What the OIDC callback put in the address (`?oidc_code=` / `?oidc_error=`), taken out at once. */
 function takeOidcRedirect(): { code: string } | { error: string } | null {
@@ -20,7 +19,7 @@ function takeOidcRedirect(): { code: string } | { error: string } | null {
   if (code === null && error === null) return null;
   history.replaceState(null, '', `${location.pathname}${location.hash}`);
   if (code) return { code };
-  return { error: OIDC_ERRORS.includes(error ?? '') ? error! : 'provider_error' };
+  return { error: error ?? '' };
 }
 
 /**
@@ -54,9 +53,7 @@ export function SignIn(props: {
     void action.run(async () => props.onSignedIn(await signInWithPassword(username, password)));
   };
   const providerError =
-    redirect && 'error' in redirect
-      ? t(`oidc.error.${redirect.error}` as 'oidc.error.provider_error')
-      : null;
+    redirect && 'error' in redirect ? oidcErrorMessage(t, redirect.error) : null;
   const provider = info?.enabled ? info.label : null;
   const withPassword = info?.passwordSignIn !== 'off';
 

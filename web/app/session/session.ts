@@ -1,4 +1,4 @@
-import type { components } from '#web/admin/api/openapi.ts';
+import type { components } from '#web/shared/api/openapi.ts';
 import { readStoredSession, writeStoredSession, type StoredSession } from '#web/app/local/db.ts';
 import { ApiError, errorFrom, jsonApi } from '#web/shared/api.ts';
 

@@ -1,4 +1,4 @@
-import type { components, paths } from '#web/admin/api/openapi.ts';
+import type { components, paths } from '#web/shared/api/openapi.ts';
 
 /**
  * The app's side of `POST /api/inventory/sync` (docs/api.md "Offline operations"), without any
