@@ -11,15 +11,23 @@ const WAIT_MS = 300;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The status and Retry-After an upgrade of /ws/sync with `token` was refused with. */
+/**
+ * The status and Retry-After an upgrade of /ws/sync with `token` was refused with; status 0 when
+ * no answer came within 2 s (without the queue, the upgrade waits behind the others).
+ */
 async function refusal(app: Parameters<typeof wsBase>[0], token: string) {
   const ws = new WebSocket(`${await wsBase(app)}/ws/sync`, {
     headers: { authorization: `Bearer ${token}` },
   });
   ws.on('error', () => {});
-  const [, res] = await once(ws, 'unexpected-response');
+  const answered = once(ws, 'unexpected-response').then(([, res]) => ({
+    status: res.statusCode as number,
+    retryAfter: res.headers['retry-after'] as string,
+  }));
+  const none = sleep(2000).then(() => ({ status: 0, retryAfter: '' }));
+  const result = await Promise.race([answered, none]);
   ws.terminate();
-  return { status: res.statusCode as number, retryAfter: res.headers['retry-after'] as string };
+  return result;
 }
 
 /** A Retry-After of whole seconds from 1 to 30. */
