@@ -19,7 +19,7 @@ function queued(seconds: number): AppError {
 
 /**
  * The socket upgrades of this process in progress: read, and waiting for their token and session
- * check, their subscriptions and `hello`. A new upgrade is answered 503 before any of that work
+ * check and the upgrade itself (src/realtime/realtime.routes.ts lets them go once upgraded). A new upgrade is answered 503 before any of that work
  * (LARDER_UPGRADE_QUEUE_WAIT_MS, `maxWaitMs`; 0: never) when the queue is both slow and long:
  * the oldest upgrade in progress has waited over `maxWaitMs`, and the upgrades in progress would
  * take longer than that at the rate upgrades finished in the last second (or none finished). The
