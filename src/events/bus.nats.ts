@@ -97,8 +97,9 @@ const CONFIRM_TIMEOUT_MS = 5000;
 const DRAIN_TIMEOUT_MS = 2000;
 
 /**
- * Several hosts: every event goes through NATS as JSON on the deployment's subject and comes back
- * to every instance, this one included (NATS echoes a connection's own messages by default).
+ * Several hosts: every event goes through NATS as JSON on the deployment's subject to every other
+ * instance; this one hears its own at once (Subscribers.local), and the server does not echo them
+ * back to the connection that published them (`noEcho`).
  *
  * Core NATS, not JetStream: delivery is at most once, as with NOTIFY. An event lost while an
  * instance is disconnected is not replayed; clients catch up at their next sync, as they do when
@@ -122,6 +123,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       servers: server,
       ...auth,
       name: 'larder',
+      noEcho: true,
       // the client reconnects by itself, forever (its default gives up after 10 attempts)
       maxReconnectAttempts: -1,
       // each wait doubles up to RETRY_MAX_MS, with jitter (src/events/bus.ts)
@@ -165,6 +167,19 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
       subscribers.dispatch(event);
     },
   });
+  // the server has the subscription once it answers a PING sent after it: from then on this
+  // instance hears every event published, as the NOTIFY bus does once its LISTEN has answered
+  // (without, another instance's first events could pass before it: test/events/nats-bus.test.ts)
+  try {
+    await deadline(
+      nc.flush(),
+      CONFIRM_TIMEOUT_MS,
+      'the event bus did not confirm the subscription',
+    );
+  } catch (err) {
+    await nc.close().catch(() => {});
+    throw err;
+  }
 
   const sender = createBatcher<string>(async (payloads) => {
     if (!connected) throw new Error('the event bus is disconnected');
@@ -178,6 +193,7 @@ export async function createNatsEventBus(options: NatsBusOptions): Promise<Event
         const payload = encodeEvent(event);
         if (closed) throw new Error('the event bus is closed');
         if (!connected) throw new Error('the event bus is disconnected');
+        subscribers.local(event);
         return sender.enqueue(payload);
       },
       subscribe: (handler) => subscribers.add(handler),

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadPg } from '#src/db/pg.js';
@@ -9,10 +10,19 @@ import { Subscribers, encodeEvent, retryDelay, withPublishAfterCommit } from './
 const MAX_EVENTS_PER_NOTIFY = 200;
 
 /**
+ * A NOTIFY payload is the publishing bus's origin (ORIGIN_LENGTH characters of base64url, so
+ * never `{`) followed by the event's JSON: the 7,900 bytes of an event and the origin stay within
+ * NOTIFY's 8,000. A payload that is only JSON (published by hand) is read as an event too.
+ */
+const ORIGIN_LENGTH = 11;
+const newOrigin = (): string => crypto.randomBytes(8).toString('base64url');
+
+/**
  * Several processes on one PostgreSQL: every event goes through NOTIFY on a channel per schema
- * and comes back to every instance (this one included) through its LISTEN connection. A lost
- * LISTEN connection is opened again with backoff (src/events/bus.ts, retryDelay); NOTIFY
- * delivers nothing missed meanwhile, so the reconnect handlers catch up from the database.
+ * and reaches every other instance through its LISTEN connection; this instance hears its own at
+ * once (Subscribers.local) and skips them when NOTIFY brings them back. A lost LISTEN connection
+ * is opened again with backoff (src/events/bus.ts, retryDelay); NOTIFY delivers nothing missed
+ * meanwhile, so the reconnect handlers catch up from the database.
  */
 export async function createPgEventBus(options: {
   connection: pg.ClientConfig;
@@ -23,6 +33,7 @@ export async function createPgEventBus(options: {
   const pg = await loadPg();
   const channel = `larder_events_${options.schema}`;
   const subscribers = new Subscribers(log);
+  const origin = newOrigin();
   const publisher = new pg.Pool({ ...options.connection, max: 2 });
   publisher.on('error', (err) => log.warn({ err }, 'event bus publisher connection error'));
   let listener: pg.Client | null = null;
@@ -57,9 +68,11 @@ export async function createPgEventBus(options: {
       retry();
     };
     client.on('notification', (msg) => {
-      if (msg.channel !== channel || !msg.payload) return;
+      const payload = msg.payload;
+      if (msg.channel !== channel || !payload || payload.startsWith(origin)) return;
       try {
-        subscribers.dispatch(JSON.parse(msg.payload) as BusEvent);
+        const json = payload.startsWith('{') ? payload : payload.slice(ORIGIN_LENGTH);
+        subscribers.dispatch(JSON.parse(json) as BusEvent);
       } catch (err) {
         log.warn({ err }, 'unreadable event on the bus');
       }
@@ -105,7 +118,10 @@ export async function createPgEventBus(options: {
   return withPublishAfterCommit(
     {
       async publish(event) {
-        return sender.enqueue(encodeEvent(event));
+        const payload = origin + encodeEvent(event);
+        if (closed) throw new Error('the event bus is closed');
+        subscribers.local(event);
+        return sender.enqueue(payload);
       },
       subscribe: (handler) => subscribers.add(handler),
       onReconnect: (handler) => subscribers.addReconnect(handler),

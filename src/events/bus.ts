@@ -82,6 +82,16 @@ export class Subscribers {
     this.reconnectHandlers.add(handler);
     return () => this.reconnectHandlers.delete(handler);
   }
+  /**
+   * An event this bus publishes, heard here at once (in a microtask, as the in-process bus does)
+   * rather than when the transport brings it back: the instance's own sockets learn of its own
+   * writes without the round trip through PostgreSQL (the NOTIFY's transaction and WAL flush, the
+   * LISTEN connection) or NATS. The transports do not hand these back again (NATS: no echo;
+   * NOTIFY: the payload names its origin, src/events/bus.notify.ts).
+   */
+  local(event: BusEvent): void {
+    queueMicrotask(() => this.dispatch(event));
+  }
   dispatch(event: BusEvent): void {
     for (const handler of this.handlers) {
       try {
@@ -132,7 +142,7 @@ export function createLocalEventBus(log: FastifyBaseLogger): EventBus {
   return withPublishAfterCommit(
     {
       async publish(event) {
-        queueMicrotask(() => subscribers.dispatch(event));
+        subscribers.local(event);
       },
       subscribe: (handler) => subscribers.add(handler),
       onReconnect: () => () => {}, // one process: nothing to lose, nothing to reconnect

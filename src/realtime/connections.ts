@@ -21,6 +21,11 @@ export interface Connection extends FanoutTarget {
 export const CLOSE_SESSION_ENDED = 4001;
 /** The oldest socket of a user who opens more than `socketsPerUser` is closed with this code. */
 const CLOSE_TOO_MANY_SOCKETS = 4008;
+/**
+ * Sockets the heartbeat pings before it yields to the loop: all 10,000 of a busy instance in one
+ * go held the loop 0.6 s (profile of the push case, load 15), every event and answer waiting.
+ */
+const HEARTBEAT_SLICE = 250;
 
 /** Sends one of the hub's own frames, or (named as `F`) another declared frame. */
 export const sendFrame = <F extends Frame = HubServerFrame>(
@@ -94,21 +99,26 @@ export function createConnectionRegistry(deps: {
 
   /**
    * Protocol-level ping; a socket that did not answer the previous ping is dropped, and one whose
-   * access token expired (no `auth` frame renewed it) is closed with 4001.
+   * access token expired (no `auth` frame renewed it) is closed with 4001. HEARTBEAT_SLICE sockets
+   * at a time, yielding to the loop in between: each ping is a write of its own.
    */
-  function heartbeat(now: number): void {
-    for (const set of byUser.values()) {
-      for (const connection of set) {
+  async function heartbeat(now: number): Promise<void> {
+    const all = [...byUser.values()].flatMap((set) => [...set]);
+    for (let i = 0; i < all.length; i += HEARTBEAT_SLICE) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const connection of all.slice(i, i + HEARTBEAT_SLICE)) {
+        const { socket } = connection;
+        if (socket.readyState !== socket.OPEN) continue; // closed meanwhile
         if (connection.user.tokenExpiresAt <= now) {
-          connection.socket.close(CLOSE_SESSION_ENDED, 'access token expired');
+          socket.close(CLOSE_SESSION_ENDED, 'access token expired');
           continue;
         }
         if (!connection.alive) {
-          connection.socket.terminate();
+          socket.terminate();
           continue;
         }
         connection.alive = false;
-        connection.socket.ping();
+        socket.ping();
       }
     }
   }

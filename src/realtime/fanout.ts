@@ -26,8 +26,11 @@ const updateFrame = (inventoryId: string, revision: number) => {
 };
 
 /**
- * `inventoryUpdated` fan-out. Events are coalesced per inventory within one turn of the event
- * loop (only the highest revision goes out), each frame is serialized once for all its sockets,
+ * `inventoryUpdated` fan-out. Events are coalesced per inventory until the callback that brought
+ * them has run with all its promise chains (a flush on process.nextTick: the writes one commit
+ * answers, one bus delivery) and only the highest revision goes out, before the loop goes on to
+ * other I/O (setImmediate waited for the whole poll phase: milliseconds on a busy loop, on every
+ * event). Each frame is serialized once for all its sockets,
  * and a socket whose send buffer is over SOCKET_HIGH_WATER_BYTES is not written to: it is owed
  * the latest revision of each inventory, sent when it has drained. So a slow socket never makes
  * the server buffer without bound, and every member still learns the latest revision.
@@ -80,12 +83,12 @@ export function createInventoryFanout(deps: {
   }
 
   return {
-    /** Queues an update; several for one inventory in the same turn send only the latest. */
+    /** Queues an update; several for one inventory before the flush send only the latest. */
     push(inventoryId: string, revision: number): void {
       pending.set(inventoryId, Math.max(revision, pending.get(inventoryId) ?? -1));
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        process.nextTick(flush);
       }
     },
     /** A connection that moved to another inventory (or closed) is owed nothing more. */

@@ -60,11 +60,63 @@ describeOnPostgres('the PostgreSQL event bus', () => {
       );
       expect(rowCount).toBeGreaterThan(0);
       await waitFor(() => reconnects === 1, 10_000);
-      await c.publish({ type: 'inventoryUpdated', inventoryId: 'inv', revision: 7 });
-      await waitFor(() => heard.includes(7));
+      // another instance's event: c hears it only if it listens again (its own it hears at once)
+      const other = await createPgEventBus({ connection, schema: own, log: silent });
+      try {
+        await other.publish({ type: 'inventoryUpdated', inventoryId: 'inv', revision: 7 });
+        await waitFor(() => heard.includes(7));
+      } finally {
+        await other.close();
+      }
     } finally {
       await admin.end();
       await c.close();
+    }
+  });
+
+  it('an instance hears its own events at once, each once and in order, not again from NOTIFY', async () => {
+    const onA: number[] = [];
+    const onB: number[] = [];
+    const unsubscribe = [
+      a.subscribe((event) => void (event.type === 'inventoryUpdated' && onA.push(event.revision))),
+      b.subscribe((event) => void (event.type === 'inventoryUpdated' && onB.push(event.revision))),
+    ];
+    try {
+      const all = Array.from({ length: 300 }, (_, i) => 1000 + i);
+      const sent = Promise.all(
+        all.map((revision) =>
+          a.publish({ type: 'inventoryUpdated', inventoryId: 'own', revision }),
+        ),
+      );
+      await Promise.resolve(); // a microtask: no NOTIFY has come back yet
+      expect(onA).toEqual(all);
+      await sent;
+      await waitFor(() => onB.length === all.length);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // what NOTIFY brings back to a
+      expect(onA).toEqual(all);
+      expect(onB).toEqual(all);
+    } finally {
+      for (const off of unsubscribe) off();
+    }
+  });
+
+  it('a NOTIFY of bare JSON (published by hand, not by a bus) is heard as an event', async () => {
+    const heard: number[] = [];
+    const unsubscribe = a.subscribe(
+      (event) => void (event.type === 'inventoryUpdated' && heard.push(event.revision)),
+    );
+    const admin = new pg.Client(connection);
+    await admin.connect();
+    try {
+      const event = { type: 'inventoryUpdated', inventoryId: 'hand', revision: 42 };
+      await admin.query('select pg_notify($1, $2)', [
+        `larder_events_${schema}`,
+        JSON.stringify(event),
+      ]);
+      await waitFor(() => heard.includes(42));
+    } finally {
+      unsubscribe();
+      await admin.end();
     }
   });
 
