@@ -5,7 +5,8 @@
  * the harness asks over IPC, one command at a time, answering each with one message:
  *
  *   init     its slice (the tokens are too many for an argument)
- *   open     opens its sockets, `concurrency` attempts in flight; answers {ms, connects}
+ *   open     opens its sockets up to `share` of its slice (those not open yet), `concurrency`
+ *            attempts in flight; answers {ms, connects}
  *   arrivals drops what frames came so far (before a push run)
  *   latency  given the writes of the run, the delay of each to each socket of its inventory
  *   storm    terminates every socket at once and reconnects each as the app does (below)
@@ -38,7 +39,7 @@ export interface ClientSlice {
 
 export type Command =
   | { cmd: 'init'; slice: ClientSlice }
-  | { cmd: 'open' }
+  | { cmd: 'open'; share: number }
   | { cmd: 'arrivals' }
   | { cmd: 'latency'; writes: { household: number; revision: number; at: number }[] }
   | { cmd: 'storm'; deadlineMs: number }
@@ -68,6 +69,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 let slice!: ClientSlice;
 let count = 0;
+/** sockets 0 .. opened-1 were opened by `open` */
+let opened = 0;
 let sockets: (WebSocket | null)[] = [];
 /** per socket: [revision, arrival] pairs of inventoryUpdated frames, flat */
 let arrivals: number[][] = [];
@@ -150,10 +153,13 @@ async function pool(n: number, concurrency: number, task: (k: number) => Promise
   await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
 }
 
-async function open() {
+async function open(share: number) {
   const started = now();
   const connects = histogram();
-  await pool(count, slice.concurrency, async (k) => {
+  const from = opened;
+  opened = Math.max(opened, Math.round(count * share));
+  await pool(opened - from, slice.concurrency, async (i) => {
+    const k = from + i;
     const t0 = now();
     const r = await attempt(k);
     if (r.outcome !== 'ok') {
@@ -251,6 +257,7 @@ async function storm(deadlineMs: number): Promise<StormResult> {
 function closeAll() {
   for (const ws of sockets) ws?.terminate();
   sockets.fill(null);
+  opened = 0;
 }
 
 async function handle(c: Command): Promise<unknown> {
@@ -259,7 +266,7 @@ async function handle(c: Command): Promise<unknown> {
       init(c.slice);
       return {};
     case 'open':
-      return open();
+      return open(c.share);
     case 'arrivals':
       for (const a of arrivals) a.length = 0;
       return {};

@@ -89,7 +89,7 @@ export class BoxClient {
     });
   }
 
-  ask(c: { cmd: 'open' }): Promise<{ ms: number; connects: number[] }>;
+  ask(c: Extract<Command, { cmd: 'open' }>): Promise<{ ms: number; connects: number[] }>;
   ask(c: Extract<Command, { cmd: 'latency' }>): Promise<{ delays: number[]; lost: number }>;
   ask(c: Extract<Command, { cmd: 'storm' }>): Promise<StormResult>;
   ask(c: Command): Promise<unknown>;

@@ -47,6 +47,8 @@ export interface Options {
   /** the box case: Larder instances sharing one port, and the sockets spread over them */
   boxInstances: number;
   boxSockets: number;
+  /** LARDER_UPGRADE_QUEUE_WAIT_MS of the box's instances; null: Larder's default */
+  boxQueueWaitMs: string | null;
 }
 
 const FULL = {
@@ -97,7 +99,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --log-level <level>     the server's LARDER_LOG_LEVEL (info, as in production)
   --profile <dir>         run each server under node --cpu-prof; its .cpuprofile goes to <dir>
   --box-instances <n>     Larder instances of the box case (${FULL.boxInstances}; quick ${QUICK.boxInstances})
-  --box-sockets <n>       sockets of the box case, over all instances (${num(FULL.boxSockets)}; quick ${num(QUICK.boxSockets)})`;
+  --box-sockets <n>       sockets of the box case, over all instances (${num(FULL.boxSockets)}; quick ${num(QUICK.boxSockets)})
+  --box-queue-wait <ms>   LARDER_UPGRADE_QUEUE_WAIT_MS of the box's instances (Larder's default; 0: off)`;
 
 export function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
@@ -116,6 +119,7 @@ export function parseOptions(argv: string[]): Options {
       profile: { type: 'string' },
       'box-instances': { type: 'string' },
       'box-sockets': { type: 'string' },
+      'box-queue-wait': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -150,6 +154,7 @@ export function parseOptions(argv: string[]): Options {
     profileDir: values.profile ? path.resolve(values.profile) : null,
     boxInstances: int(values['box-instances'], defaults.boxInstances, 'box-instances'),
     boxSockets: int(values['box-sockets'], defaults.boxSockets, 'box-sockets'),
+    boxQueueWaitMs: values['box-queue-wait'] ?? null,
   };
   if (options.pairs * 2 > options.sockets) throw new Error('--pairs needs 2 × pairs ≤ --sockets');
   return options;

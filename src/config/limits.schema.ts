@@ -59,7 +59,7 @@ export const limitVariables = {
     min: 0,
     max: 600_000,
     description:
-      'a `/ws/sync` upgrade that would wait longer than this (its connection accepted but not yet read, or queued behind the token checks of others) is answered 503 `unavailable` with a `Retry-After` drawn at random from 1 s to twice the wait (at most 30 s), so a reconnect storm spreads out; keep it well below `LARDER_HEADERS_TIMEOUT`; `0` turns it off',
+      'when the oldest `/ws/sync` upgrade in progress (waiting for its token check on PostgreSQL) has waited longer than this, and those in progress would take longer than this at the pace upgrades finish, a new one is answered 503 `unavailable` with a `Retry-After` (1–30 s) that spreads the refused clients at that pace, so a reconnect storm comes back in order; `0` turns it off',
   }),
   LARDER_CLOCK_SKEW: duration({
     default: '60',

@@ -64,7 +64,7 @@ export function asyncApiDocument(frames: SocketFrames): Json {
         'Text frames, one JSON object each with a `type`. Sign in on the upgrade with ' +
         '`Authorization: Bearer <accessToken>` or `?token=<accessToken>`; a refused token is ' +
         'HTTP 401 before the upgrade; while upgrades queue (a reconnect storm), HTTP 503 with ' +
-        'a jittered Retry-After. The HTTP API is at /api/openapi.json; see docs/api.md.',
+        'a Retry-After of its own. The HTTP API is at /api/openapi.json; see docs/api.md.',
     },
     defaultContentType: 'application/json',
     servers: {

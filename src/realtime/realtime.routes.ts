@@ -17,7 +17,7 @@ export function realtimeRoutes(deps: {
   queue: UpgradeQueue;
 }): FastifyPluginAsync {
   const reads = new WeakMap<FastifyRequest, ConnectingCaller['read']>();
-  /** each upgrade's way out of the queue, once its socket got `hello` (or failed) */
+  /** each upgrade's way out of the queue, once it is checked and upgraded (or failed) */
   const leaves = new WeakMap<FastifyRequest, () => void>();
   const responses = new WeakMap<FastifyRequest, ServerResponse>();
   /**
@@ -32,7 +32,6 @@ export function realtimeRoutes(deps: {
     if (response?.socket) response.detachSocket(response.socket);
   };
   return async (app) => {
-    deps.queue.watch(app.server);
     app.get(
       '/ws/sync',
       {
@@ -70,15 +69,14 @@ export function realtimeRoutes(deps: {
         // awaits, and ws closes a socket after an error
         socket.removeAllListeners('error');
         const log = request.log;
-        const leave = leaves.get(request);
-        deps.hub
-          .attach(socket, callerOf(request), reads.get(request))
-          .catch((err) => {
-            log.error({ err }, 'socket set-up failed');
-            socket.close(1011, 'internal error');
-          })
-          .finally(leave);
+        deps.hub.attach(socket, callerOf(request), reads.get(request)).catch((err) => {
+          log.error({ err }, 'socket set-up failed');
+          socket.close(1011, 'internal error');
+        });
         raw.uncork(); // `hello` is written by now unless the connect had to read again
+        // out of the queue once checked and upgraded: what the features send at connect (a
+        // backlog of messages) is this socket's own work, not a wait for the others
+        leaves.get(request)?.();
       },
     );
   };

@@ -1,40 +1,37 @@
-import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '#src/http/errors.js';
 
 /** The longest Retry-After (s) a queued upgrade is given: the app's longest reconnect backoff. */
 const MAX_RETRY_AFTER_S = 30;
-/** Upgrades finished per second are counted over this window (ms), for the wait estimate. */
+/** Upgrades finished per second are counted over this window (ms). */
 const RATE_WINDOW_MS = 1000;
 
-/**
- * 503 `unavailable` with a Retry-After drawn at random from 1 to `spreadS` seconds: the clients
- * refused together come back spread over that time, not all at once.
- */
-function queued(spreadS: number, random: () => number): AppError {
-  const retryAfter = 1 + Math.floor(random() * spreadS);
+/** 503 `unavailable` with a Retry-After of `seconds`. */
+function queued(seconds: number): AppError {
   return new AppError(
     503,
     'unavailable',
     'Too many sockets are connecting at once; retry after the time given in Retry-After',
     {},
-    { 'retry-after': String(retryAfter) },
+    { 'retry-after': String(seconds) },
   );
 }
 
 /**
- * The socket upgrades of this process that are waiting: accepted and not yet read (the loop is
- * behind), or read and waiting for their token and session check, their subscriptions and
- * `hello`. While the wait of a new one would pass `maxWaitMs` (LARDER_UPGRADE_QUEUE_WAIT_MS;
- * 0: never), it is answered 503 with a
- * jittered Retry-After before any of that work, instead of joining the queue. In a reconnect
- * storm the clients then come back spread out, where before the connections the busy loop had
- * accepted waited past the headers deadline (LARDER_HEADERS_TIMEOUT) and were answered 408,
- * after which each client backed off on its own (docs/performance.md, "The 100,000-socket box").
+ * The socket upgrades of this process in progress: read, and waiting for their token and session
+ * check and the upgrade itself (src/realtime/realtime.routes.ts lets them go once upgraded). A new upgrade is answered 503 before any of that work
+ * (LARDER_UPGRADE_QUEUE_WAIT_MS, `maxWaitMs`; 0: never) when the queue is both slow and long:
+ * the oldest upgrade in progress has waited over `maxWaitMs`, and the upgrades in progress would
+ * take longer than that at the rate upgrades finished in the last second (or none finished). The
+ * newcomer is refused, not the upgrades already waiting (they are served in order), and its
+ * Retry-After is a moment of its own: the first refused after the queue ahead, each next one
+ * 1/rate later, rounded to whole seconds at random, at most 30 s; while no rate is known, a time
+ * drawn at random from 1 s to twice the oldest wait. In a reconnect storm the refused clients
+ * then come back at about the pace the instance serves them (docs/performance.md, "The
+ * 100,000-socket box").
  *
- * The wait is the longest of: how long the upgrade's connection was accepted before its request
- * was read (the first request of a connection only), how long the oldest upgrade in progress has
- * waited, and the upgrades in progress over how many finished in the last second.
+ * On SQLite the token check is a synchronous read: an upgrade is in progress only within the
+ * moment it is handled, so no queue forms here (the loop itself may be behind).
  */
 export function createUpgradeQueue(options: {
   maxWaitMs: number;
@@ -43,34 +40,45 @@ export function createUpgradeQueue(options: {
 }) {
   const now = options.now ?? (() => performance.now());
   const random = options.random ?? Math.random;
-  const accepted = new WeakMap<Socket, number>();
   /** the upgrades in progress, oldest first (a Set keeps insertion order) */
   const inProgress = new Set<{ at: number }>();
   let windowStart = now();
   let finishedInWindow = 0;
   let finishedPerSecond = 0;
+  /** the latest moment handed out to a refused upgrade to come back at */
+  let booked = 0;
 
   const countFinished = (at: number) => {
     if (at - windowStart >= RATE_WINDOW_MS) {
-      // the last full window's rate; after a quiet spell of several windows, nothing known
+      // the last window's rate; after a quiet spell of several windows, nothing known
       finishedPerSecond =
-        at - windowStart < 2 * RATE_WINDOW_MS ? (finishedInWindow * 1000) / RATE_WINDOW_MS : 0;
+        at - windowStart < 2 * RATE_WINDOW_MS ? (finishedInWindow * 1000) / (at - windowStart) : 0;
       windowStart = at;
       finishedInWindow = 0;
     }
     finishedInWindow++;
   };
 
-  return {
-    /**
-     * Notes when the server accepts each connection, forgotten at its first plain request (only
-     * an upgrade that is a connection's first request has waited since its accept).
-     */
-    watch(server: Server): void {
-      server.on('connection', (socket: Socket) => accepted.set(socket, now()));
-      server.on('request', (request: { socket: Socket }) => accepted.delete(request.socket));
-    },
+  /** the Retry-After (s) of an upgrade refused at `at`, or null when it may join the queue */
+  const refusal = (at: number): number | null => {
+    const oldest = inProgress.values().next().value;
+    const oldestMs = oldest ? at - oldest.at : 0;
+    if (options.maxWaitMs <= 0 || oldestMs <= options.maxWaitMs) return null;
+    let seconds: number;
+    if (finishedPerSecond > 0) {
+      const aheadMs = (inProgress.size / finishedPerSecond) * 1000;
+      // a queue that is slow at its head but short: the newcomer waits less than that
+      if (aheadMs <= options.maxWaitMs) return null;
+      const slot = Math.max(booked, at + aheadMs);
+      booked = slot + 1000 / finishedPerSecond;
+      seconds = Math.floor((slot - at) / 1000 + random());
+    } else {
+      seconds = 1 + Math.floor(random() * Math.ceil((2 * oldestMs) / 1000));
+    }
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, seconds));
+  };
 
+  return {
     /**
      * An upgrade arrives on `socket`: throws the 503 when the queue is too long, else counts it
      * in progress until the function returned is called (more than once is harmless) or the
@@ -78,18 +86,8 @@ export function createUpgradeQueue(options: {
      */
     enter(socket: Socket): () => void {
       const at = now();
-      const acceptedAt = accepted.get(socket);
-      accepted.delete(socket);
-      const oldest = inProgress.values().next().value;
-      const waitMs = Math.max(
-        acceptedAt === undefined ? 0 : at - acceptedAt,
-        oldest ? at - oldest.at : 0,
-        finishedPerSecond > 0 ? (inProgress.size / finishedPerSecond) * 1000 : 0,
-      );
-      if (options.maxWaitMs > 0 && waitMs > options.maxWaitMs) {
-        const spread = Math.min(MAX_RETRY_AFTER_S, Math.max(2, Math.ceil((2 * waitMs) / 1000)));
-        throw queued(spread, random);
-      }
+      const retryAfter = refusal(at);
+      if (retryAfter !== null) throw queued(retryAfter);
       const entry = { at };
       inProgress.add(entry);
       const done = () => {
