@@ -112,16 +112,20 @@ export function createGroupCommit(
     }
   }
 
-  /** The next group may begin: called once this group's transaction has ended. */
-  function handOver(): void {
-    if (!running) return;
-    running = false;
-    schedule();
-  }
-
   async function flush(): Promise<void> {
     scheduled = false;
     running = true;
+    let handedOver = false;
+    /**
+     * The next group may begin: once per group, before its COMMIT or when it has ended (another
+     * group's end must not hand over for this one: its writes queued again would wait).
+     */
+    const handOver = () => {
+      if (handedOver) return;
+      handedOver = true;
+      running = false;
+      schedule();
+    };
     let group: Write[] = [];
     let again: Write[] = [];
     try {

@@ -20,14 +20,14 @@ function bearerChallenge(request: FastifyRequest): string {
  * and `WWW-Authenticate` on every 401.
  */
 export function registerAnswerHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     if (reply.statusCode === 304) {
       for (const name of BODY_HEADERS) reply.removeHeader(name);
-      return null;
+      return done(null, null);
     }
     if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
       reply.header('www-authenticate', bearerChallenge(request));
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -46,15 +46,17 @@ function discardBody(raw: IncomingMessage, limit: number): Promise<boolean> {
  * (connection-limits.ts).
  */
 export function registerBodyDrain(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // a callback: the usual answer (its body read) costs no promise
+  app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
-    if (raw.complete) return payload;
+    if (raw.complete) return done(null, payload);
     const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > DRAIN_LIMIT_BYTES || !(await discardBody(raw, DRAIN_LIMIT_BYTES))) {
-      reply.header('connection', 'close');
-      return payload;
-    }
-    if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
-    return payload;
+    const drained =
+      declared > DRAIN_LIMIT_BYTES ? Promise.resolve(false) : discardBody(raw, DRAIN_LIMIT_BYTES);
+    void drained.then((whole) => {
+      if (!whole) reply.header('connection', 'close');
+      else if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+      done(null, payload);
+    });
   });
 }

@@ -6,13 +6,14 @@ import type { FastifyInstance } from 'fastify';
  * cache or a shared proxy after the user signed out. Public answers keep what their route set.
  */
 export function registerNoStore(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // a callback, not an async function: no promise per answer (as for every hook on all routes)
+  app.addHook('onSend', (request, reply, payload, done) => {
     const query = request.query as Record<string, unknown> | undefined;
     const credentialed =
       request.user !== null ||
       request.headers.authorization !== undefined ||
       typeof query?.token === 'string';
     if (credentialed) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 }

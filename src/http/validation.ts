@@ -11,7 +11,8 @@ export { schemaController } from './schema-compilers.js';
  * bidi controls are removed from the texts of a JSON body (src/http/text.ts).
  */
 export function refuseNulCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // a callback, not an async function: no promise per request
+  app.addHook('preValidation', (request, _reply, done) => {
     // query and params come as objects of a null-prototype class: copied into plain ones. Path
     // parameters reach the database only on /api routes (/static/ answers 404 for a NUL itself).
     const api = request.routeOptions.url?.startsWith('/api/') ?? false;
@@ -19,9 +20,10 @@ export function refuseNulCharacters(app: FastifyInstance): void {
       findUnstorable(request.body, 'body') ??
       findUnstorable({ ...(request.query as object) }, 'querystring') ??
       (api ? findUnstorable({ ...(request.params as object) }, 'params') : null);
-    if (found) throw badRequest(found);
+    if (found) return done(badRequest(found));
     if (api && request.body !== null && typeof request.body === 'object') {
       stripBidiDeep(request.body);
     }
+    done();
   });
 }

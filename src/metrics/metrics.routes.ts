@@ -8,10 +8,11 @@ import type { Metrics } from './metrics.js';
  * routes are registered: the onResponse hook must be in place when their plugins are created.
  */
 export function countRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // unmatched URLs share one label: arbitrary paths must not create new series
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }
 

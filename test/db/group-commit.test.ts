@@ -151,6 +151,25 @@ describe('group commit without savepoints (sqlite)', () => {
     expect(Object.fromEntries(runs)).toEqual({ 1: 2, 2: 1, 3: 1 });
   });
 
+  it('writes queued again after a rollback are run even when nothing else is written', async () => {
+    // a group commits while the next one waits for the connection; that one is rolled back
+    const insert = (id: number) =>
+      database.writeSync!((statements) => statements.run('insert into s (id) values (?)', [id]));
+    const first = insert(20);
+    await new Promise((resolve) => setImmediate(resolve)); // the first group has begun
+    const outcomes = await Promise.allSettled([
+      database.write(async (trx) => {
+        await sql`insert into s (id) values (21)`.execute(trx);
+        throw new Error('write 21 refused');
+      }),
+      insert(22),
+      insert(23),
+      first,
+    ]);
+    expect(settled(outcomes)).toEqual(['write 21 refused', 1, 1, 1]);
+    await sql`delete from s where id >= 20`.execute(database.db);
+  });
+
   it('a write that fails before writing anything leaves the group as it is', async () => {
     const runs = new Map<number, number>();
     const write = (id: number, fail = false) =>
