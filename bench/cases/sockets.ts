@@ -2,7 +2,7 @@ import { tokenTable, type TokenTable } from '#bench/fixtures/standard.js';
 import { startSockets } from '#bench/fixtures/sockets.js';
 import { startBaseline } from '#bench/lib/baseline.js';
 import type { Options } from '#bench/lib/options.js';
-import { rssMb, sleep } from '#bench/lib/processes.js';
+import { processCpuMs, rssMb, sleep } from '#bench/lib/processes.js';
 import { pushRun, type PushResult } from '#bench/lib/push.js';
 import { ms, num, ratio, type Row } from '#bench/lib/report.js';
 import { closeSockets, openSockets } from '#bench/lib/sockets.js';
@@ -14,6 +14,8 @@ const PUSH_TARGET = { rate: 1000, p99Ms: 50 };
 
 interface SideResult {
   connectMs: number;
+  /** the server process's CPU (utime + stime, every thread) over the connect, per socket (µs) */
+  connectCpuUs: number;
   /** RSS growth of the server process from idle to every socket open, MB */
   memoryMb: number;
   push: Map<number, PushResult>;
@@ -30,7 +32,9 @@ async function measureSide(
   await sleep(settleMs(o));
   const idle = rssMb(pid);
   const tokens = sessions.map((s) => s.token);
+  const cpuBefore = processCpuMs(pid);
   const { sockets, ms: connectMs } = await openSockets(base, tokens, o.connectConcurrency);
+  const connectCpuUs = ((processCpuMs(pid) - cpuBefore) * 1000) / sockets.length;
   try {
     await sleep(settleMs(o));
     const memoryMb = rssMb(pid) - idle;
@@ -45,7 +49,7 @@ async function measureSide(
         await sleep(settleMs(o));
       }
     }
-    return { connectMs, memoryMb, push };
+    return { connectMs, connectCpuUs, memoryMb, push };
   } finally {
     closeSockets(sockets);
   }
@@ -85,7 +89,8 @@ export async function socketCases(o: Options, log: (s: string) => void): Promise
 }
 
 function connectRows(o: Options, larder: SideResult, bare: SideResult): Row[] {
-  const seconds = (r: SideResult) => `${num(r.connectMs / 1000)} s`;
+  const seconds = (r: SideResult) =>
+    `${num(r.connectMs / 1000)} s (server CPU ${num(r.connectCpuUs)} µs a socket)`;
   const memory = (r: SideResult) =>
     `${num(r.memoryMb)} MB (${num((r.memoryMb * 1024) / o.sockets)} kB/socket)`;
   return [
