@@ -12,11 +12,19 @@ interface Sync {
   file: string;
 }
 
-/** fsync/fdatasync calls from `strace -ttt -y` output: when (epoch ms) and on which file. */
+/**
+ * fsync/fdatasync calls from `strace -f -ttt -y` output: when (epoch ms) and on which file. Two
+ * syncs on two threads at once are printed split, the first as `fdatasync(12<…> <unfinished ...>`
+ * and its result later on a `resumed` line: such a call counts from its entry (a sync that failed
+ * would have failed the write it served).
+ */
 function syncs(traceFile: string): Sync[] {
   const out: Sync[] = [];
   for (const line of fs.readFileSync(traceFile, 'utf8').split('\n')) {
-    const m = /^\d+\s+(\d+\.\d+)\s+f(?:data)?sync\(\d+<([^>]+)>\)\s+=\s+0/.exec(line);
+    const m =
+      /^\d+\s+(\d+\.\d+)\s+f(?:data)?sync\(\d+<([^>]+)>(?:\)\s+=\s+0|\s+<unfinished \.\.\.>)/.exec(
+        line,
+      );
     if (m) out.push({ at: Number(m[1]) * 1000, file: m[2]! });
   }
   return out;
