@@ -46,7 +46,8 @@ export function realtimeRoutes(deps: {
         onRequest: async (request, reply) => {
           const upgrade: Upgrade = { response: reply.raw, read: undefined, leave: undefined };
           upgrades.set(request, upgrade);
-          const leave = deps.queue.enter(request.raw.socket);
+          // a plain GET (no upgrade) is answered at once: only upgrades queue
+          const leave = request.ws ? deps.queue.enter(request.raw.socket) : () => {};
           try {
             const token = bearerToken(request, true);
             if (!token) throw unauthorized();
@@ -63,7 +64,7 @@ export function realtimeRoutes(deps: {
         // writes, two syscalls and two segments for the client to read, were a quarter of an
         // upgrade's time in a profile of 10,000 connects
         preHandler: (request, _reply, done) => {
-          request.raw.socket.cork();
+          if (request.ws) request.raw.socket.cork();
           done();
         },
         config: { access: 'user' },
