@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { guardRoutes } from './access.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
@@ -27,13 +28,17 @@ declare module 'fastify' {
   }
 }
 
-export function bearerToken(request: FastifyRequest, allowQuery: boolean): string | null {
+/** The request's bearer token: the `Authorization` header, or where allowed the `token` query parameter. */
+export function bearerToken(
+  request: { headers: IncomingHttpHeaders; url?: string | undefined },
+  allowQuery: boolean,
+): string | null {
   const header = request.headers.authorization;
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     return match ? match[1]! : null;
   }
-  return allowQuery ? queryToken(request.url) : null;
+  return allowQuery ? queryToken(request.url ?? '') : null;
 }
 
 /**

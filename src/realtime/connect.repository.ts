@@ -2,8 +2,25 @@ import { Prepared } from '#src/db/prepared.js';
 import type { Executor } from '#src/db/executor.js';
 import type { UsersTable } from '#src/db/types.js';
 
-/** The user row, with what a socket connect needs besides it (src/realtime/connect.ts). */
-export interface ConnectRow extends UsersTable {
+/** The user's columns a connect reads: their account, not their password hash. */
+export type AccountColumns = Pick<
+  UsersTable,
+  'id' | 'username' | 'is_admin' | 'inventory_id' | 'token_version' | 'created_at'
+>;
+
+const ACCOUNT_COLUMNS = [
+  'id',
+  'username',
+  'is_admin',
+  'inventory_id',
+  'token_version',
+  'created_at',
+]
+  .map((c) => `"users"."${c}"`)
+  .join(', ');
+
+/** The user's account, with what a socket connect needs besides it (src/realtime/connect.ts). */
+export interface ConnectRow extends AccountColumns {
   session_user_id: string | null;
   session_last_used_at: number | null;
   /** the user's inventory's revision; null without one */
@@ -32,11 +49,13 @@ const connectColumns = (sessionId: string, day: string) =>
   'and "d"."user_id" = "users"."id") as "digest_delivered"';
 
 // one statement (on PostgreSQL one round trip) instead of five per connect; every lookup is by a
-// key or an index (messages_pending_idx, the digest tables' primary keys). Scalar subqueries, not
+// key or an index (messages_pending_idx, the digest tables' primary keys). Only the account's
+// columns of the user: on PostgreSQL each column is described, sent and parsed on every read, and
+// the password hash has no business travelling with a socket's connect. Scalar subqueries, not
 // left joins: on SQLite the same lookups as joins took 110 µs per row against 15 µs (10,000
 // users, measured with better-sqlite3 in one script), and a connect storm runs it per socket.
 const connectRead = new Prepared<ConnectRow>(
-  `select "users".*, ${connectColumns('?', '?')} from "users" where "users"."id" = ?`,
+  `select ${ACCOUNT_COLUMNS}, ${connectColumns('?', '?')} from "users" where "users"."id" = ?`,
 );
 
 export interface ConnectKey {
@@ -55,7 +74,7 @@ export function readConnect(db: Executor, key: ConnectKey): Promise<ConnectRow |
 // The users are found by `= any` on their primary key, one index search each, whatever the
 // generic plan makes of unnest's rows; the rest are the scalar subqueries above, per row.
 const connectReadMany = new Prepared<ConnectRow & { ord: string | number }>(
-  `select "k"."ord", "users".*, ${connectColumns('"k"."session_id"', '"k"."day"')} ` +
+  `select "k"."ord", ${ACCOUNT_COLUMNS}, ${connectColumns('"k"."session_id"', '"k"."day"')} ` +
     'from unnest(?::text[], ?::text[], ?::text[]) with ordinality as "k"("user_id", "session_id", "day", "ord") ' +
     'join "users" on "users"."id" = "k"."user_id" where "users"."id" = any(?::text[])',
   { name: 'larder_connect_many' },

@@ -1,9 +1,9 @@
 import { isPostgres, type Executor } from '#src/db/executor.js';
-import type { UsersTable } from '#src/db/types.js';
 import { createBatcher } from '#src/events/batch.js';
 import type { SocketUser } from './connections.js';
 import {
   readConnect,
+  type AccountColumns,
   readConnectMany,
   type ConnectKey,
   type ConnectRow,
@@ -71,8 +71,8 @@ const MAX_CONNECT_BATCH = 200;
 export function createConnectReader<Account>(deps: {
   db: Executor;
   today: () => string;
-  /** the user row as the token check takes it */
-  toAccount: (row: UsersTable) => Account;
+  /** the user's account as the token check takes it */
+  toAccount: (row: AccountColumns) => Account;
 }): ReadConnect<Account> {
   const { db } = deps;
   // on PostgreSQL the connects that queue behind a read go together in the next: a storm of

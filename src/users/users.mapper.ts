@@ -25,7 +25,13 @@ export interface Account extends User {
   tokenVersion: number;
 }
 
-export function toUser(row: UserRow): User {
+/** The columns of a user row the mappers read (a socket's connect reads only these). */
+type AccountRow = Pick<
+  UserRow,
+  'id' | 'username' | 'created_at' | 'is_admin' | 'inventory_id' | 'token_version'
+>;
+
+export function toUser(row: AccountRow): User {
   return {
     id: row.id,
     username: row.username,
@@ -35,6 +41,6 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export function toAccount(row: UserRow): Account {
+export function toAccount(row: AccountRow): Account {
   return { ...toUser(row), tokenVersion: Number(row.token_version) };
 }
