@@ -1,6 +1,6 @@
 import type { Executor } from '#src/db/executor.js';
 import { deleteRows, findRow } from '#src/db/rows.js';
-import { Prepared } from '#src/db/prepared.js';
+import { Prepared, ROWS_PER_INSERT } from '#src/db/prepared.js';
 import { DIGEST_HOUR_KEY, NOTICE_DAYS_KEY } from './expiry.schemas.js';
 import type {
   ExpiryDigestsTable,
@@ -27,16 +27,16 @@ const undigested = new Prepared<{
   `select "id", ${setting(NOTICE_DAYS_KEY)} as "notice_days", ${setting(DIGEST_HOUR_KEY)} as "digest_hour" ` +
     'from "inventories" where not exists (select 1 from "expiry_digests" ' +
     'where "expiry_digests"."inventory_id" = "inventories"."id" and "expiry_digests"."day" = ?) ' +
-    'order by "id"',
+    'and "id" > ? order by "id" limit ?',
 );
 
 /**
  * The inventories whose digest for `day` is not claimed yet, with their two expiry settings as
- * stored (null: not set): the job's minute is one query, however many inventories wait for
- * their digest hour.
+ * stored (null: not set), in id order after `after`, at most `limit`: the job's minute is one
+ * query per page, however many inventories wait for their digest hour.
  */
-export function inventoriesWithoutDigest(db: Executor, day: string) {
-  return undigested.all(db, [day]);
+export function inventoriesWithoutDigest(db: Executor, day: string, after: string, limit: number) {
+  return undigested.all(db, [day, after, limit]);
 }
 
 /** The lease: true for the one caller whose insert of (inventory, day) went in. */
@@ -47,6 +47,24 @@ export async function claimDigest(db: Executor, row: ExpiryDigestsTable): Promis
     .onConflict((oc) => oc.columns(['inventory_id', 'day']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Claims the digests of many inventories at once (those with nothing to say: no member is told,
+ * no webhook queued), one statement per ROWS_PER_INSERT; returns how many went in (a row another
+ * instance claimed first is left as it is).
+ */
+export async function claimDigests(db: Executor, rows: readonly ExpiryDigestsTable[]) {
+  let claimed = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const result = await db
+      .insertInto('expiry_digests')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .onConflict((oc) => oc.columns(['inventory_id', 'day']).doNothing())
+      .executeTakeFirst();
+    claimed += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return claimed;
 }
 
 /** True the first time a member is recorded as having got the day's digest. */

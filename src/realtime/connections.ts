@@ -12,11 +12,24 @@ export interface Connection extends FanoutTarget {
   /** this socket's copy of its caller: an `auth` frame renews it */
   user: SocketUser;
   alive: boolean;
-  /** frames of this socket waiting to be handled, one at a time */
+  /** the frames of this socket being handled, one at a time: the next waits for this */
   queue: Promise<void>;
   /** when this socket was last told it goes over the frame rate (one notice per second) */
   limitNoticeAt: number;
 }
+
+/** Every socket's queue until it sends a frame: one settled promise for all of them. */
+const NOTHING_QUEUED: Promise<void> = Promise.resolve();
+
+/** A new socket's connection, every field set (one shape for all of them). */
+export const newConnection = (socket: WebSocket, user: SocketUser): Connection => ({
+  socket,
+  user,
+  alive: true,
+  queue: NOTHING_QUEUED,
+  limitNoticeAt: -Infinity,
+  owed: undefined,
+});
 
 export const CLOSE_SESSION_ENDED = 4001;
 /** The oldest socket of a user who opens more than `socketsPerUser` is closed with this code. */
@@ -43,9 +56,10 @@ export function createConnectionRegistry(deps: {
   onGone: (connection: Connection) => void;
 }) {
   const byUser = new Map<string, Set<Connection>>();
+  let count = 0;
 
-  /** Adds an open socket; the returned function removes it (call it when the socket closes). */
-  function add(connection: Connection): () => void {
+  /** Adds an open socket; `remove` takes it out (call it when the socket closes). */
+  function add(connection: Connection): void {
     const userId = connection.user.id;
     let set = byUser.get(userId);
     const firstSocket = !set;
@@ -54,20 +68,31 @@ export function createConnectionRegistry(deps: {
     for (const oldest of set) {
       if (set.size < deps.socketsPerUser) break;
       set.delete(oldest);
+      count--;
       deps.onGone(oldest);
       oldest.socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets for this user');
     }
     set.add(connection);
+    count++;
     if (firstSocket) deps.onPresence(userId, true);
-    const own = set;
-    return () => {
-      own.delete(connection);
-      deps.onGone(connection);
-      if (own.size === 0 && byUser.get(userId) === own) {
-        byUser.delete(userId);
-        deps.onPresence(userId, false);
-      }
-    };
+  }
+
+  /** A socket that closed (one closed for a newer one is gone already). */
+  function remove(connection: Connection): void {
+    const userId = connection.user.id;
+    const set = byUser.get(userId);
+    if (!set?.delete(connection)) return;
+    count--;
+    deps.onGone(connection);
+    if (set.size === 0) {
+      byUser.delete(userId);
+      deps.onPresence(userId, false);
+    }
+  }
+
+  /** Every open socket, read as the iteration goes (no copy of them all). */
+  function* all(): Generator<Connection> {
+    for (const set of byUser.values()) yield* set;
   }
 
   /** Serialized once, whatever the number of the user's sockets. */
@@ -103,28 +128,30 @@ export function createConnectionRegistry(deps: {
    * at a time, yielding to the loop in between: each ping is a write of its own.
    */
   async function heartbeat(now: number): Promise<void> {
-    const all = [...byUser.values()].flatMap((set) => [...set]);
-    for (let i = 0; i < all.length; i += HEARTBEAT_SLICE) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const connection of all.slice(i, i + HEARTBEAT_SLICE)) {
-        const { socket } = connection;
-        if (socket.readyState !== socket.OPEN) continue; // closed meanwhile
-        if (connection.user.tokenExpiresAt <= now) {
-          socket.close(CLOSE_SESSION_ENDED, 'access token expired');
-          continue;
-        }
-        if (!connection.alive) {
-          socket.terminate();
-          continue;
-        }
-        connection.alive = false;
-        socket.ping();
+    let slice = 0;
+    for (const connection of all()) {
+      if (++slice > HEARTBEAT_SLICE) {
+        slice = 1;
+        await new Promise((resolve) => setImmediate(resolve));
       }
+      const { socket } = connection;
+      if (socket.readyState !== socket.OPEN) continue; // closed meanwhile
+      if (connection.user.tokenExpiresAt <= now) {
+        socket.close(CLOSE_SESSION_ENDED, 'access token expired');
+        continue;
+      }
+      if (!connection.alive) {
+        socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      socket.ping();
     }
   }
 
   return {
     add,
+    remove,
     sendToUser,
     closeSessions,
     heartbeat,
@@ -133,9 +160,9 @@ export function createConnectionRegistry(deps: {
     has: (userId: string) => byUser.has(userId),
     userIds: () => [...byUser.keys()],
     hasAny: () => byUser.size > 0,
-    count: () => [...byUser.values()].reduce((n, set) => n + set.size, 0),
+    count: () => count,
     closeAll(code: number, reason: string): void {
-      for (const set of byUser.values()) for (const c of set) c.socket.close(code, reason);
+      for (const connection of all()) connection.socket.close(code, reason);
     },
   };
 }

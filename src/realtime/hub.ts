@@ -7,6 +7,7 @@ import { createConnectMarks, type ConnectMark } from './connect-marks.js';
 import {
   CLOSE_SESSION_ENDED,
   createConnectionRegistry,
+  newConnection,
   sendFrame,
   type Connection,
   type SocketUser,
@@ -23,6 +24,11 @@ export interface ConnectingCaller {
 }
 
 export const HEARTBEAT_MS = 30_000;
+
+/** A socket's connection, on the socket itself: the hub's listeners are shared by every socket. */
+const kConnection = Symbol('connection');
+type AttachedSocket = WebSocket & { [kConnection]: Connection };
+const connectionOf = (socket: WebSocket): Connection => (socket as AttachedSocket)[kConnection];
 
 /**
  * The socket manager: connections per user on this instance (src/realtime/connections.ts), events
@@ -189,6 +195,22 @@ export function createSocketHub<
     catchUp().catch((err) => log.error({ err }, 'catching up after the bus reconnected failed'));
   });
 
+  // one listener of each kind for every socket, finding the socket's connection on it (a closure
+  // per socket and listener, with their contexts and a promise per socket, was some 380 bytes a
+  // socket: bench/socket-heap.ts --by-kind)
+  function onPong(this: WebSocket): void {
+    connectionOf(this).alive = true;
+  }
+  function onMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
+    inbound.enqueue(connectionOf(this), data, isBinary);
+  }
+  function onError(this: WebSocket, err: Error): void {
+    log.debug({ err, userId: connectionOf(this).user.id }, 'socket error');
+  }
+  function onClose(this: WebSocket): void {
+    connections.remove(connectionOf(this));
+  }
+
   /** The upgrade's token check; what it read comes to `attach` (one query per connect). */
   async function authenticateConnect(token: string): Promise<ConnectingCaller> {
     const mark = marks.take();
@@ -202,22 +224,15 @@ export function createSocketHub<
     read?: ConnectingCaller['read'],
   ): Promise<void> {
     const user = { ...caller }; // an auth frame renews this socket's copy only
-    const connection: Connection = {
-      socket,
-      user,
-      alive: true,
-      queue: Promise.resolve(),
-      limitNoticeAt: -Infinity,
-    };
-    const remove = connections.add(connection);
+    const connection = newConnection(socket, user);
+    (socket as AttachedSocket)[kConnection] = connection;
+    connections.add(connection);
     index(connection);
 
-    socket.on('pong', () => void (connection.alive = true));
-    socket.on('message', (data: Buffer, isBinary: boolean) =>
-      inbound.enqueue(connection, data, isBinary),
-    );
-    socket.on('error', (err) => log.debug({ err, userId: user.id }, 'socket error'));
-    socket.on('close', remove);
+    socket.on('pong', onPong);
+    socket.on('message', onMessage);
+    socket.on('error', onError);
+    socket.on('close', onClose);
 
     // what the connect read still holds unless an event about it came in since (the socket was
     // not in the registry yet, so that event reached nobody here): then it is read again

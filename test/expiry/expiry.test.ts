@@ -254,3 +254,64 @@ describe.each(DIALECTS)("the digest follows each inventory's own settings (%s)",
     }
   });
 });
+
+describe.each(DIALECTS)('the daily pass over many inventories (%s)', (dialect) => {
+  const clock = clockAt(at('09:00'));
+  const t = useTestApp(dialect, { clock, extraEnv: EXPIRY_ENV });
+  const [eve, finn, gus, hal] = t.users('eve', 'finn', 'gus', 'hal');
+
+  it('claims every due digest once; only an inventory with items within its notice days hears of one', async () => {
+    // eve: one item expiring tomorrow; finn: only one in 20 days (the notice is 14 by default);
+    // gus: one in 20 days and notice days 30; hal: none with a date
+    for (const [who, expiryDate] of [
+      [eve, dayOffset(1)],
+      [finn, dayOffset(20)],
+      [gus, dayOffset(20)],
+      [hal, null],
+    ] as const) {
+      await seedBasics(t.app, who);
+      const put = await call(
+        t.app,
+        who,
+        'PUT',
+        '/api/inventory/items/it',
+        itemBody({ expiryDate }),
+      );
+      expect(put.status).toBe(201);
+    }
+    const put = await call(t.app, gus, 'PUT', '/api/inventory/expiry/settings', {
+      expiryNoticeDays: 30,
+    });
+    expect(put.status).toBe(200);
+    const sockets = await Promise.all(
+      [eve, finn, gus, hal].map((who) => openSocket(t.app, who.token)),
+    );
+    try {
+      await Promise.all(sockets.map((s) => s.next('hello')));
+      // every inventory's digest of the day is claimed (the admin's too), then none again
+      expect(await t.app.larder.expiry.runDigests()).toBeGreaterThanOrEqual(4);
+      expect(await t.app.larder.expiry.runDigests()).toBe(0);
+      const [eveSocket, finnSocket, gusSocket, halSocket] = sockets;
+      expect((await eveSocket!.next('expiryDigest', 2000)).expiringSoon).toEqual([
+        expect.objectContaining({ id: 'it', daysLeft: 1 }),
+      ]);
+      expect((await gusSocket!.next('expiryDigest', 2000)).expiringSoon).toEqual([
+        expect.objectContaining({ id: 'it', daysLeft: 20 }),
+      ]);
+      for (const socket of [finnSocket!, halSocket!]) {
+        await socket.barrier();
+        expect(socket.frames.some((f) => f.type === 'expiryDigest')).toBe(false);
+      }
+      // finn's item comes due later that day: the day's digest was claimed (empty), none follows
+      const moved = await call(t.app, finn, 'PATCH', '/api/inventory/items/it', {
+        expiryDate: dayOffset(1),
+      });
+      expect(moved.status).toBe(200);
+      expect(await t.app.larder.expiry.runDigests()).toBe(0);
+      await finnSocket!.barrier();
+      expect(finnSocket!.frames.some((f) => f.type === 'expiryDigest')).toBe(false);
+    } finally {
+      await Promise.all(sockets.map((s) => s.close()));
+    }
+  });
+});

@@ -25,6 +25,7 @@ import {
 } from '#src/inventory/store/items.patch.js';
 import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schemas.js';
 import * as repo from '#src/inventory/store/items.repository.js';
+import { soonestExpiries } from '#src/inventory/store/items.expiry.repository.js';
 
 /** An item as the expiry list shows it. */
 export interface ExpiringRow {
@@ -136,6 +137,12 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
         location: row.location ?? '',
       }));
     },
+
+    /**
+     * The soonest expiry date of each inventory's items (inventories without any left out): the
+     * daily digest's check, for a page of inventories at once, of which need a list of their own.
+     */
+    soonestExpiries: (inventoryIds: readonly string[]) => soonestExpiries(db, inventoryIds),
 
     async get(caller: Caller, id: string): Promise<Item> {
       const row = await repo.findItem(db, inventoryOf(caller), id);
