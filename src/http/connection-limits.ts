@@ -20,9 +20,32 @@ export function serverOptions(limits: ServerLimits): Partial<FastifyServerOption
   } as Partial<FastifyServerOptions>;
 }
 
-/** Connections past the cap are refused by the kernel-level accept (Node closes them at once). */
+/** A second: how often the connections closed over the cap are logged, counted together. */
+const DROP_NOTICE_MS = 1000;
+
+/**
+ * Connections past the cap are closed by Node as soon as they are accepted: the client sees its
+ * connection reset, and an app backs off before it tries again. Node counts a connection until
+ * this process has handled its close, so in a reconnect storm the dropped sockets still count
+ * while their clients come back. Each second with such refusals logs one warning with their
+ * number (`dropped`): a reset leaves no other trace on the server.
+ */
 export function capConnections(app: FastifyInstance, limits: ServerLimits): void {
   app.server.maxConnections = limits.maxConnections;
+  let dropped = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const notice = () => {
+    app.log.warn(
+      { dropped, maxConnections: limits.maxConnections },
+      `${dropped} connection(s) over LARDER_MAX_CONNECTIONS closed at once`,
+    );
+    dropped = 0;
+    timer = null;
+  };
+  app.server.on('drop', () => {
+    dropped++;
+    timer ??= setTimeout(notice, DROP_NOTICE_MS).unref();
+  });
 }
 
 /**

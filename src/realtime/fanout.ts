@@ -5,6 +5,11 @@ import type { Frame, HubServerFrame } from './frames.js';
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
 /** How often a congested socket is looked at again. */
 const CONGESTION_RETRY_MS = 50;
+/**
+ * The share of the event loop inventory fan-out takes at most: after a flush that took d ms, the
+ * next one starts d × (1 / share − 1) ms after it ended at the earliest (at once below 1 ms).
+ */
+const FANOUT_SHARE = 0.5;
 const OPEN = WebSocket.OPEN;
 
 /** What fan-out needs of a connection: its socket, and the updates it is owed. */
@@ -83,6 +88,14 @@ const updateFrame = (inventoryId: string, revision: number) => {
  * other I/O (setImmediate waited for the whole poll phase: milliseconds on a busy loop, on every
  * event). Each frame is serialized and framed once for all its sockets (`sendEncoded`).
  *
+ * A flush writes once to every socket of the inventories it sends, one syscall each: with
+ * thousands of sockets per inventory it takes milliseconds, and when the events come faster than
+ * that, flushing each at once would leave the loop nothing for the writes and reads that make the
+ * events, queues growing everywhere. So a flush of a millisecond or more is followed by a pause
+ * before the next (FANOUT_SHARE); the events of that pause are coalesced like those of one
+ * callback, and the more the loop falls behind, the more of them share one frame per socket.
+ * A lone event, or a flush to a few sockets, goes out at once as before.
+ *
  * A socket whose send buffer is over SOCKET_HIGH_WATER_BYTES is not written to: it is owed the
  * latest revision of each inventory, sent when it has drained. So a slow socket never makes the
  * server buffer without bound, and every member still learns the latest revision.
@@ -93,6 +106,9 @@ export function createInventoryFanout(deps: {
 }) {
   let pending = new Map<string, number>();
   let scheduled = false;
+  let flushTimer: NodeJS.Timeout | null = null;
+  /** performance.now() before which the next flush does not start (FANOUT_SHARE) */
+  let notBefore = 0;
   const congested = new Set<FanoutTarget>();
   let retryTimer: NodeJS.Timeout | null = null;
 
@@ -135,9 +151,13 @@ export function createInventoryFanout(deps: {
 
   function flush(): void {
     scheduled = false;
+    flushTimer = null;
+    const started = performance.now();
     const batch = pending;
     pending = new Map();
     for (const [inventoryId, revision] of batch) flushOne(inventoryId, revision);
+    const ended = performance.now();
+    notBefore = ended + (ended - started) * (1 / FANOUT_SHARE - 1);
   }
 
   return {
@@ -146,7 +166,9 @@ export function createInventoryFanout(deps: {
       pending.set(inventoryId, Math.max(revision, pending.get(inventoryId) ?? -1));
       if (scheduled) return;
       scheduled = true;
-      process.nextTick(flush);
+      const wait = notBefore - performance.now();
+      if (wait < 1) process.nextTick(flush);
+      else flushTimer = setTimeout(flush, wait);
     },
     /** A connection that moved to another inventory (or closed) is owed nothing more. */
     forget(target: FanoutTarget): void {
@@ -155,6 +177,7 @@ export function createInventoryFanout(deps: {
     },
     close(): void {
       if (retryTimer) clearTimeout(retryTimer);
+      if (flushTimer) clearTimeout(flushTimer);
       congested.clear();
       pending.clear();
     },

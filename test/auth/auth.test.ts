@@ -146,6 +146,22 @@ describe.each(DIALECTS)('authentication (%s)', (dialect) => {
     }
   });
 
+  it('refuses another payload under the signature of a token the server has seen', async () => {
+    // the server remembers the tokens it signed and verified, looked up by their signature
+    expect((await me(admin.token)).statusCode).toBe(200);
+    const [header, payload, signature] = admin.token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as object;
+    const altered = Buffer.from(JSON.stringify({ ...claims, exp: 4102444800 })).toString(
+      'base64url',
+    );
+    for (const token of [`${header}.${altered}.${signature}`, `x${admin.token}`]) {
+      const res = await me(token);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('unauthorized');
+    }
+    expect((await me(admin.token)).statusCode).toBe(200);
+  });
+
   it('a password change ends every existing session at once', async () => {
     const carl = await t.createUser('carl');
     const res = await call(t.app, admin, 'PUT', `/api/admin/users/${carl.userId}`, {

@@ -89,3 +89,32 @@ describe('frames built once, written to each socket as they are', () => {
     fanout.close();
   });
 });
+
+describe('inventory fan-out that takes the loop long', () => {
+  it('after a flush of a millisecond or more, the events of the pause that follows share one frame', async () => {
+    const sent: number[] = [];
+    /** a socket whose first frame takes 100 ms to write, as a thousand sockets might */
+    const socket = {
+      readyState: WebSocket.OPEN,
+      bufferedAmount: 0,
+      send(payload: Buffer) {
+        const { revision } = JSON.parse(payload.toString()) as { revision: number };
+        sent.push(revision);
+        const until = performance.now() + (revision === 1 ? 100 : 0);
+        while (performance.now() < until); // busy, as writing is
+      },
+    } as unknown as WebSocket;
+    const target = { socket, owed: undefined };
+    const fanout = createInventoryFanout({ targets: () => [target] });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    fanout.push('inv', 1);
+    await turn();
+    expect(sent).toEqual([1]);
+    fanout.push('inv', 2); // each in a turn of its own: without the pause, a frame each
+    await turn();
+    fanout.push('inv', 3);
+    await waitFor(() => sent.length > 1, 5000);
+    expect(sent).toEqual([1, 3]);
+    fanout.close();
+  });
+});
