@@ -24,7 +24,6 @@ import { createPool } from './pg-pool.js';
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './types.js';
-import { WalCheckpointer } from './wal-checkpoint.js';
 import { WalSync } from './wal-sync.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -174,16 +173,7 @@ export async function createDatabase(
     // query or transaction answers. Commits made while one sync runs share the next.
     sqlite.pragma('synchronous = NORMAL');
     const wal = new WalSync(`${sqlitePath(config)}-wal`, config.dataDir);
-    // checkpoints on a worker's connection, not inside a COMMIT on the event loop
-    // (wal-checkpoint.ts); should the worker fail, SQLite's own automatic checkpoint again
-    sqlite.pragma('wal_autocheckpoint = 0');
-    const checkpointer = new WalCheckpointer(sqlitePath(config), () => {
-      if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
-    });
-    const database = cachingDatabase(sqlite, () => {
-      wal.committed();
-      checkpointer.committed();
-    });
+    const database = cachingDatabase(sqlite, () => wal.committed());
     const db = new Kysely<DB>({ dialect: new LarderSqliteDialect({ database }, wal) });
     const write = createGroupCommit(db, { statements: database });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
@@ -203,11 +193,7 @@ export async function createDatabase(
           if (!(err instanceof TypeError && /busy/i.test(err.message))) throw err;
         }
       },
-      destroy: async () => {
-        // the worker's connection first: the last one to close checkpoints and removes the WAL
-        await checkpointer.close();
-        await db.destroy();
-      },
+      destroy: () => db.destroy(),
     };
   }
 
