@@ -16,7 +16,6 @@ import { namedExist } from '#src/inventory/store/named.repository.js';
 import { authorOf } from '#src/inventory/store/journal.author.js';
 import { openItems, type OpenItems } from '#src/inventory/store/items.writer.js';
 import { createItemCache } from '#src/inventory/store/items.cache.js';
-import { createItemReader } from '#src/inventory/store/items.read.batch.js';
 import {
   patchAttempt,
   patchOver,
@@ -113,8 +112,6 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
   const { db, mutate } = deps;
   /** the items the one-statement PATCH last wrote or read (store/items.cache.ts) */
   const known = createItemCache();
-  /** PostgreSQL: its reads of items it does not remember, batched (store/items.read.batch.ts) */
-  const readItem = createItemReader(db);
   return {
     async list(caller: Caller): Promise<Item[]> {
       const inventoryId = inventoryOf(caller);
@@ -223,7 +220,7 @@ export function createItemsService(deps: { db: Kysely<DB>; mutate: Mutate }) {
       //    if it is still as read (batched with the inventory's others: store/items.cas.batch.ts);
       //    SQLite: read, planned the same way and written inside the group commit, at once
       const inOneStatement = (moment: Moment) =>
-        patchAttempt(readItem, known, inventoryId, id, patch, moment, author);
+        patchAttempt(db, known, inventoryId, id, patch, moment, author);
       const planned = {
         itemId: id,
         plan: (stored: ItemsStateTable, moment: Moment) => patchOver(stored, patch, moment, author),

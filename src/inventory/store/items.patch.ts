@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Executor } from '#src/db/executor.js';
 import type { ItemsStateTable, ItemsTable } from '#src/db/types.js';
 import { AppError } from '#src/http/errors.js';
 import {
@@ -13,7 +14,7 @@ import type { Item, ItemInput, ItemPatch } from '#src/inventory/inventory.schema
 import type { Author } from './journal.author.js';
 import { applyWrite, encodeState, sameOnTheWire, type Stamp, type Values } from './items.merge.js';
 import type { ItemCache } from './items.cache.js';
-import type { ItemReader } from './items.read.batch.js';
+import { findItemStates } from './items.repository.js';
 import { leavesRange } from './items.range.js';
 import { itemOf, rowOf, stateOf } from './items.writer.js';
 
@@ -79,15 +80,14 @@ export function planPatch(existing: ItemsTable, patch: ItemPatch, moment: Moment
 
 /**
  * One attempt of a PATCH outside any transaction (PostgreSQL): takes the item as this instance
- * last wrote or read it (items.cache.ts), else reads it (together with the reads of other PATCHes
- * when some are under way: items.read.batch.ts), merges in JS and returns the one
+ * last wrote or read it (items.cache.ts), else reads it, merges in JS and returns the one
  * statement that writes it if the item is still as read (with the other writes of the
  * inventory waiting then: items.cas.batch.ts). The rarer cases go to the locking transaction:
  * no such item (or inventory), a new category or location to check, a write that changes only
  * the merge state.
  */
 export async function patchAttempt(
-  readItem: ItemReader,
+  db: Executor,
   cache: ItemCache,
   inventoryId: string,
   id: string,
@@ -101,7 +101,7 @@ export async function patchAttempt(
     const attempt = patchOver(known, patch, moment, author, cache, true);
     if (attempt !== null && 'write' in attempt) return attempt;
   }
-  const existing = await readItem(inventoryId, id);
+  const [existing] = await findItemStates(db, inventoryId, [id]);
   if (!existing) return null;
   cache.set(existing);
   return patchOver(existing, patch, moment, author, cache);

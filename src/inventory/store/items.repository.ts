@@ -106,23 +106,6 @@ export async function findItemStates(
   return out;
 }
 
-/**
- * PostgreSQL: the rows (with merge state) of the items among `keys`, of any inventories, in one
- * statement (items.read.batch.ts); one search of the primary key per key.
- */
-export async function findItemStatesOf(
-  db: Executor,
-  keys: readonly { inventoryId: string; id: string }[],
-): Promise<ItemsStateTable[]> {
-  return findManyStates.all(db, [keys.map((k) => k.inventoryId), keys.map((k) => k.id)]);
-}
-const findManyStates = new Prepared<ItemsStateTable>(
-  `select ${STATE_COLUMNS.map((c) => `"items"."${c}"`).join(', ')} ` +
-    'from unnest(?::text[], ?::text[]) as "k"("inventory_id", "id") ' +
-    'join "items" on "items"."inventory_id" = "k"."inventory_id" and "items"."id" = "k"."id"',
-  { name: 'larder-items-states-of' },
-);
-
 /** SQLite, inside a synchronous write (Database.writeSync): the item's row with its merge state. */
 export function findItemStateNow(sql: SyncStatements, inventoryId: string, id: string) {
   return findOneState.allNow(sql, [inventoryId, id])[0];

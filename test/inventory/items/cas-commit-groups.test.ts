@@ -41,44 +41,6 @@ describe.each(DIALECTS)('PATCHes to many households at once (%s)', (dialect) => 
     }
   });
 
-  it('first PATCHes sent at once, of items read together: each answered as if alone (200, 404, 409)', async () => {
-    // items no PATCH has read yet: on PostgreSQL their reads wait for each other and go together
-    for (const who of households) {
-      const res = await call(t.app, who, 'PUT', '/api/inventory/items/oats', itemBody());
-      expect(res.status).toBe(201);
-    }
-    const before = await Promise.all(households.map(revisionOf));
-    const replies = await Promise.all(
-      households.map((who, i) =>
-        i % 4 === 1
-          ? call(t.app, who, 'PATCH', '/api/inventory/items/no-such-item', { quantity: 1 })
-          : i % 4 === 2
-            ? call(t.app, who, 'PATCH', '/api/inventory/items/oats', {
-                quantity: 1,
-                lastUpdated: 1,
-              })
-            : call(t.app, who, 'PATCH', '/api/inventory/items/oats', { quantity: 200 + i }),
-      ),
-    );
-    for (const [i, who] of households.entries()) {
-      const reply = replies[i]!;
-      if (i % 4 === 1) expect(reply.status).toBe(404);
-      else if (i % 4 === 2) {
-        expect(reply.status).toBe(409);
-        expect(reply.body.item).toMatchObject({ id: 'oats', quantity: 2 });
-      } else {
-        expect(reply.status).toBe(200);
-        expect(reply.body).toMatchObject({
-          id: 'oats',
-          quantity: 200 + i,
-          revision: before[i]! + 1,
-        });
-      }
-      const changed = i % 4 === 1 || i % 4 === 2 ? 0 : 1;
-      expect(await revisionOf(who)).toBe(before[i]! + changed);
-    }
-  });
-
   // skipped on SQLite: only PostgreSQL has the one-statement write and its commit groups
   it.runIf(dialect === 'postgres')(
     "one household's failing statement in a shared commit fails only its own write (PostgreSQL only)",
