@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import {
   describeOnPostgres,
   destroyTestEnvironment,
@@ -77,9 +77,12 @@ describeOnPostgres('two server processes on one schema and one data dir', () => 
         revision: item.revision,
       });
 
-      // presence is shared: A knows bob has a socket on B
-      const directory = await http(a.base, 'GET', '/api/users', { token: alice.accessToken });
-      expect(directory.body.find((u: { id: string }) => u.id === bob.userId).isOnline).toBe(true);
+      // presence is shared: A learns that bob has a socket on B (announced within
+      // PRESENCE_COALESCE_MS, then the bus: the message and the item can be quicker)
+      await vi.waitFor(async () => {
+        const directory = await http(a.base, 'GET', '/api/users', { token: alice.accessToken });
+        expect(directory.body.find((u: { id: string }) => u.id === bob.userId).isOnline).toBe(true);
+      }, 10_000);
     } finally {
       socket.close();
     }
