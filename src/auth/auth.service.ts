@@ -212,9 +212,10 @@ export function createAuthService(deps: {
     },
 
     /**
-     * As authenticate, the user and session rows read by `read` (fresh, not from the cache) with
-     * whatever else it reads in the same query: a socket connect's one query
-     * (src/realtime/connect.ts). `extra` is what `read` returned besides the rows.
+     * As authenticate, the user and session rows read by `read` (fresh, not from the cache, and
+     * kept there for the requests that follow) with whatever else it reads in the same query: a
+     * socket connect's one query (src/realtime/connect.ts). `extra` is what `read` returned
+     * besides the rows.
      */
     async authenticateReading<T>(
       accessToken: string,
@@ -222,7 +223,7 @@ export function createAuthService(deps: {
     ): Promise<{ caller: SignedInUser; extra: T }> {
       const now = clock();
       const claims = await verified(accessToken, now);
-      const { user, session, extra } = await read(claims);
+      const { user, session, extra } = await sessions.readFresh(claims, () => read(claims));
       if (!user || user.tokenVersion !== claims.tokenVersion) throw ended();
       return { caller: admit(claims, user, session, now), extra };
     },

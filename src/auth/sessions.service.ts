@@ -101,11 +101,12 @@ export function createSessionStore(deps: {
     if (hit && now - hit.loadedAt < AUTH_CACHE_MS && hit.loadedAt <= now) return hit.value;
     const startedAt = epoch;
     const value = await load();
-    if (startedAt === epoch) {
-      if (map.size >= MAX_ENTRIES) map.clear();
-      map.set(key, { value, loadedAt: now });
-    }
+    if (startedAt === epoch) put(map, key, value, now);
     return value;
+  }
+  function put<T>(map: Map<string, Entry<T>>, key: string, value: T, loadedAt: number): void {
+    if (map.size >= MAX_ENTRIES) map.clear();
+    map.set(key, { value, loadedAt });
   }
 
   // every socket of a reconnect storm (sessions last used over a minute ago) touches its session:
@@ -128,6 +129,25 @@ export function createSessionStore(deps: {
         const row = await repo.findSession(db, sessionId);
         return row ? { userId: row.user_id, lastUsedAt: row.last_used_at } : null;
       }),
+    /**
+     * Runs `read`, a read of the user and session rows outside this cache (a socket's connect
+     * reads them with the rest of its one query), and keeps what it found as if loaded here,
+     * unless an invalidation came while it was on its way: the app's first requests after it
+     * opened its socket then cost no read (on PostgreSQL two round trips each).
+     */
+    async readFresh<T>(
+      claims: { userId: string; sessionId: string },
+      read: () => Promise<ReadForAuth<T>>,
+    ): Promise<ReadForAuth<T>> {
+      const now = clock();
+      const startedAt = epoch;
+      const found = await read();
+      if (startedAt === epoch) {
+        put(users, claims.userId, found.user, now);
+        put(sessions, claims.sessionId, found.session, now);
+      }
+      return found;
+    },
     /** Records a use of the session now, with the address it came from (a refresh). */
     async touch(sessionId: string, address: string): Promise<void> {
       const now = clock();
