@@ -33,22 +33,26 @@ const KEEP_DIGEST_DAYS = 7;
 /** Inventories the daily pass reads at once; it lets the event loop run between pages. */
 const DIGEST_PAGE = 500;
 
-/** The digest row of an inventory with nothing expiring within its notice days. */
-function emptyDigest(inventoryId: string, day: string, now: number) {
+/**
+ * An inventory's digest for `day` (the items already split into expired and expiring soon) and
+ * the row that claims it.
+ */
+function digestRow(inventoryId: string, day: string, items: ExpiringItem[], now: number) {
   const digest: ExpiryDigest = {
     type: 'expiryDigest',
     inventoryId,
     day,
-    expired: [],
-    expiringSoon: [],
+    expired: items.filter((i) => i.daysLeft < 0),
+    expiringSoon: items.filter((i) => i.daysLeft >= 0),
   };
-  return {
+  const row = {
     inventory_id: inventoryId,
     day,
     payload: JSON.stringify(digest),
-    item_count: 0,
+    item_count: items.length,
     created_at: now,
   };
+  return { digest, row };
 }
 
 /**
@@ -101,23 +105,10 @@ export function createExpiryService(deps: {
   /** Claims and (when there is something to say) announces one inventory's digest for `day`. */
   async function digestOne(inventoryId: string, day: string, noticeDays: number, now: number) {
     const items = await expiringItems({ inventoryId }, day, noticeDays);
-    const digest: ExpiryDigest = {
-      type: 'expiryDigest',
-      inventoryId,
-      day,
-      expired: items.filter((i) => i.daysLeft < 0),
-      expiringSoon: items.filter((i) => i.daysLeft >= 0),
-    };
+    const { digest, row } = digestRow(inventoryId, day, items, now);
     // read before the transaction: the inventories service does not run inside this one
     const name = items.length > 0 ? ((await households.nameOf(inventoryId)) ?? '') : '';
     const claimed = await db.transaction().execute(async (trx) => {
-      const row = {
-        inventory_id: inventoryId,
-        day,
-        payload: JSON.stringify(digest),
-        item_count: items.length,
-        created_at: now,
-      };
       if (!(await repo.claimDigest(trx, row))) return false;
       const webhook = await repo.findWebhook(trx, inventoryId);
       if (webhook && items.length > 0) {
@@ -227,7 +218,7 @@ export function createExpiryService(deps: {
         try {
           claimed += await repo.claimDigests(
             db,
-            empty.map((inventoryId) => emptyDigest(inventoryId, day, now)),
+            empty.map((inventoryId) => digestRow(inventoryId, day, [], now).row),
           );
         } catch (err) {
           log.error({ err, inventories: empty.length }, 'expiry digest failed');
