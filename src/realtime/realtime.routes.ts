@@ -61,6 +61,21 @@ function attachUpgraded(
   leave?.();
 }
 
+/**
+ * What both paths check, in this order: the upgrade queue (`socket`; null for a plain GET, which
+ * does not queue), then the token with the connect's one query. Refused, it has left the queue.
+ */
+async function admit(deps: Deps, socket: Socket | null, token: string | null) {
+  const leave = socket ? deps.queue.enter(socket) : () => {};
+  try {
+    if (!token) throw unauthorized();
+    return { ...(await deps.hub.authenticateConnect(token)), leave };
+  } catch (err) {
+    leave();
+    throw err;
+  }
+}
+
 export function realtimeRoutes(deps: Deps): FastifyPluginAsync {
   /**
    * Each upgrade's state between its hooks and its handler, in one entry: the response
@@ -91,18 +106,11 @@ export function realtimeRoutes(deps: Deps): FastifyPluginAsync {
           upgrades.set(request, upgrade);
           if (refused.has(request.raw)) throw refused.get(request.raw);
           // a plain GET (no upgrade) is answered at once: only upgrades queue
-          const leave = request.ws ? deps.queue.enter(request.raw.socket) : () => {};
-          try {
-            const token = bearerToken(request, true);
-            if (!token) throw unauthorized();
-            const { caller, read } = await deps.hub.authenticateConnect(token);
-            request.user = caller;
-            upgrade.read = read;
-            upgrade.leave = leave;
-          } catch (err) {
-            leave();
-            throw err;
-          }
+          const socket = request.ws ? request.raw.socket : null;
+          const { caller, read, leave } = await admit(deps, socket, bearerToken(request, true));
+          request.user = caller;
+          upgrade.read = read;
+          upgrade.leave = leave;
         },
         preHandler: (request, _reply, done) => {
           if (request.ws) request.raw.socket.cork();
@@ -170,14 +178,8 @@ function takeUpgrades(
     // Node removes its error listener before 'upgrade': a reset while the token is checked
     // destroys the socket (ws's own listener takes over once it upgrades)
     socket.on('error', destroy);
-    let leave: () => void;
-    try {
-      leave = deps.queue.enter(socket);
-    } catch (err) {
-      return refuse(req, socket, head, err);
-    }
-    deps.hub.authenticateConnect(token).then(
-      ({ caller, read }) => {
+    admit(deps, socket, token).then(
+      ({ caller, read, leave }) => {
         socket.removeListener('error', destroy);
         socket.cork();
         app.websocketServer.handleUpgrade(req, socket, head, (ws) => {
@@ -188,15 +190,11 @@ function takeUpgrades(
         });
       },
       (err: unknown) => {
-        leave();
-        refuse(req, socket, head, err);
+        socket.removeListener('error', destroy);
+        refused.set(req, err);
+        route(req, socket, head);
       },
     );
-  };
-  const refuse = (req: IncomingMessage, socket: Socket, head: Buffer, err: unknown) => {
-    socket.removeListener('error', destroy);
-    refused.set(req, err);
-    route(req, socket, head);
   };
   for (const listener of routed) server.removeListener('upgrade', listener);
   server.on('upgrade', onUpgrade);
