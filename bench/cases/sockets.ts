@@ -117,7 +117,7 @@ function pushRow(o: Options, rate: number, larder: SideResult, bare: SideResult)
   const l = larder.push.get(rate)!;
   const b = bare.push.get(rate)!;
   const show = (r: PushResult) =>
-    `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${r.lost} lost${r.failed ? `, **${r.failed} writes failed**` : ''} (HTTP p99 ${ms(r.httpP99)})`;
+    `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, ${r.lost} lost${r.failed ? `, **${r.failed} writes failed**` : ''} (HTTP p99 ${ms(r.httpP99)}; after the first second p99 ${ms(r.p99AfterFirstSecond)}; the harness's own longest pause ${ms(r.harnessStallMs)})`;
   const judged = rate === PUSH_TARGET.rate;
   return {
     case: `push: ${num(rate)} item writes/s for ${o.pushSeconds} s over ${num(o.pairs)} shared inventories, ${num(o.sockets)} sockets open`,
