@@ -8,6 +8,14 @@ import * as repo from './sessions.repository.js';
 
 /** How long a cached user or session is trusted without an event: bounds a lost NOTIFY. */
 const AUTH_CACHE_MS = 10_000;
+/**
+ * Each entry lives a random share of AUTH_CACHE_MS, from this fraction to all of it: entries
+ * loaded together (a thousand sockets' connects, a push's first second) would otherwise expire
+ * together, and their requests read them again together, two round trips each, filling the pool
+ * for a few hundred ms every 10 s (bench push case, PostgreSQL: 26 requests waiting for a
+ * connection, the writes' p99 past 50 ms).
+ */
+const AUTH_CACHE_SPREAD = 0.5;
 const MAX_ENTRIES = 50_000;
 /** A session's last use is written at most this often (every request would be a write). */
 const TOUCH_EVERY_MS = 60_000;
@@ -27,13 +35,15 @@ export interface ReadForAuth<T> {
 interface Entry<T> {
   value: T;
   loadedAt: number;
+  /** loadedAt plus its share of AUTH_CACHE_MS */
+  expiresAt: number;
 }
 
 /**
  * What every authenticated request checks (the user's token version, that the session still
  * exists), cached in memory so a request costs no database round trip. Every change that ends
  * access invalidates it here at once, and on the other instances through the event bus
- * (PostgreSQL LISTEN/NOTIFY); entries also expire after AUTH_CACHE_MS.
+ * (PostgreSQL LISTEN/NOTIFY); entries also expire within AUTH_CACHE_MS.
  */
 export function createSessionStore(deps: {
   db: Kysely<DB>;
@@ -98,7 +108,7 @@ export function createSessionStore(deps: {
       }
     }
     const hit = map.get(key);
-    if (hit && now - hit.loadedAt < AUTH_CACHE_MS && hit.loadedAt <= now) return hit.value;
+    if (hit && now < hit.expiresAt && hit.loadedAt <= now) return hit.value;
     const startedAt = epoch;
     const value = await load();
     if (startedAt === epoch) put(map, key, value, now);
@@ -106,7 +116,9 @@ export function createSessionStore(deps: {
   }
   function put<T>(map: Map<string, Entry<T>>, key: string, value: T, loadedAt: number): void {
     if (map.size >= MAX_ENTRIES) map.clear();
-    map.set(key, { value, loadedAt });
+    const lifetimeMs =
+      AUTH_CACHE_MS * (AUTH_CACHE_SPREAD + Math.random() * (1 - AUTH_CACHE_SPREAD));
+    map.set(key, { value, loadedAt, expiresAt: loadedAt + lifetimeMs });
   }
 
   // every socket of a reconnect storm (sessions last used over a minute ago) touches its session:

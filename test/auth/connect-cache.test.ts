@@ -93,3 +93,34 @@ describeOnPostgres('the requests after a socket connect', () => {
     expect(sessionReads()).toBe(1);
   });
 });
+
+describeOnPostgres('the token check cache expires its entries spread over its 10 s', () => {
+  const t = useTestApp('postgres');
+  t.users('eve');
+
+  const sessionReads = () => sent.filter((text) => /from "sessions"/i.test(text)).length;
+
+  it('entries cached together are read again at different moments, and all within 10 s', async () => {
+    const sessions: { token: string }[] = [];
+    for (let i = 0; i < 40; i++) sessions.push(await login(t.app, 'eve', 'eve-password'));
+    const meAll = async () => {
+      sent.length = 0;
+      for (const session of sessions) {
+        const res = await t.app.inject({
+          url: '/api/auth/me',
+          headers: { authorization: `Bearer ${session.token}` },
+        });
+        expect(res.statusCode).toBe(200);
+      }
+      return sessionReads();
+    };
+    expect(await meAll()).toBe(40); // each session read once, cached at the same moment
+    expect(await meAll()).toBe(0);
+    t.clock.advance(7_500);
+    const halfway = await meAll();
+    expect(halfway).toBeGreaterThan(0); // some expired between 5 and 7.5 s…
+    expect(halfway).toBeLessThan(40); // …not all of them at once
+    t.clock.advance(2_501); // 10 s after the first reads: the rest have expired too
+    expect(await meAll()).toBe(40 - halfway);
+  });
+});
