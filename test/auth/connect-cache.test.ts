@@ -1,25 +1,20 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS, describeOnPostgres, login } from '#test/helpers/app.js';
 import { useTestApp } from '#test/helpers/fixtures.js';
+import { recordPgStatements } from '#test/helpers/pg-statements.js';
 import { openSocket } from '#test/helpers/ws.js';
 
 // A socket's connect reads the user and session rows with the rest of its one query
 // (src/realtime/connect.ts) and keeps them in the token check's cache (src/auth/sessions.service.ts):
 // the app's requests right after it cost no read. What ends access must still end it at once.
 
-// Every statement the app sends to PostgreSQL, installed before the app's pool connects.
-const sent: string[] = [];
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-  this: pg.Client,
-  ...args: unknown[]
-) {
-  const text = args[0];
-  sent.push(typeof text === 'string' ? text : String((text as { text?: unknown }).text));
-  return query.apply(this, args);
-} as never);
-afterAll(() => spy.mockRestore());
+// Every statement the app sends to PostgreSQL.
+const sent = recordPgStatements();
+const sessionReads = () => sent.filter((text) => /from "sessions"/i.test(text)).length;
+
+const me = (app: FastifyInstance, token: string) =>
+  app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
 
 describe.each(DIALECTS)(
   'what a socket connect read ends like any other cached access (%s)',
@@ -27,20 +22,17 @@ describe.each(DIALECTS)(
     const t = useTestApp(dialect);
     t.users('ada', 'bob');
 
-    const me = (token: string) =>
-      t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
-
     it('a sign-out right after the connect refuses the token on HTTP and closes the socket', async () => {
       const session = await login(t.app, 'ada', 'ada-password');
       const socket = await openSocket(t.app, session.token);
       await socket.next('hello');
-      expect((await me(session.token)).statusCode).toBe(200);
+      expect((await me(t.app, session.token)).statusCode).toBe(200);
       await t.app.inject({
         method: 'POST',
         url: '/api/auth/logout',
         payload: { refreshToken: session.refreshToken },
       });
-      expect((await me(session.token)).statusCode).toBe(401);
+      expect((await me(t.app, session.token)).statusCode).toBe(401);
       expect(await socket.closed).toEqual({ code: 4001, reason: 'session ended' });
     });
 
@@ -56,7 +48,7 @@ describe.each(DIALECTS)(
         payload: { currentPassword: 'bob-password', newPassword: 'bob-password-2' },
       });
       expect(changed.statusCode).toBe(200);
-      expect((await me(phone.token)).statusCode).toBe(401);
+      expect((await me(t.app, phone.token)).statusCode).toBe(401);
       expect(await socket.closed).toMatchObject({ code: 4001 });
     });
   },
@@ -66,18 +58,12 @@ describeOnPostgres('the requests after a socket connect', () => {
   const t = useTestApp('postgres');
   t.users('cyd', 'dina');
 
-  const sessionReads = () => sent.filter((text) => /from "sessions"/i.test(text)).length;
-
   it('read no session row: the connect left it cached', async () => {
     const session = await login(t.app, 'cyd', 'cyd-password');
     const socket = await openSocket(t.app, session.token);
     await socket.next('hello');
     sent.length = 0;
-    const res = await t.app.inject({
-      url: '/api/auth/me',
-      headers: { authorization: `Bearer ${session.token}` },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await me(t.app, session.token)).statusCode).toBe(200);
     expect(sessionReads()).toBe(0);
     socket.close();
   });
@@ -85,11 +71,7 @@ describeOnPostgres('the requests after a socket connect', () => {
   it('without a socket first, the token check reads the session', async () => {
     const session = await login(t.app, 'dina', 'dina-password');
     sent.length = 0;
-    const res = await t.app.inject({
-      url: '/api/auth/me',
-      headers: { authorization: `Bearer ${session.token}` },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await me(t.app, session.token)).statusCode).toBe(200);
     expect(sessionReads()).toBe(1);
   });
 });
@@ -98,19 +80,13 @@ describeOnPostgres('the token check cache expires its entries spread over its 10
   const t = useTestApp('postgres');
   t.users('eve');
 
-  const sessionReads = () => sent.filter((text) => /from "sessions"/i.test(text)).length;
-
   it('entries cached together are read again at different moments, and all within 10 s', async () => {
     const sessions: { token: string }[] = [];
     for (let i = 0; i < 40; i++) sessions.push(await login(t.app, 'eve', 'eve-password'));
     const meAll = async () => {
       sent.length = 0;
       for (const session of sessions) {
-        const res = await t.app.inject({
-          url: '/api/auth/me',
-          headers: { authorization: `Bearer ${session.token}` },
-        });
-        expect(res.statusCode).toBe(200);
+        expect((await me(t.app, session.token)).statusCode).toBe(200);
       }
       return sessionReads();
     };

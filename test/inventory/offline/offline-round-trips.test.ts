@@ -1,21 +1,10 @@
-import pg from 'pg';
-import { afterAll, expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeOnPostgres } from '#test/helpers/app.js';
+import { recordPgStatements } from '#test/helpers/pg-statements.js';
 import { op, useOfflineQueue } from '#test/inventory/offline-helpers.js';
 
-// Every statement the app sends to PostgreSQL. Installed before the app's pool opens its first
-// connection (each connection binds the driver's query function when it connects: db/pg-pool.ts).
-const sent: string[] = [];
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-  this: pg.Client,
-  ...args: unknown[]
-) {
-  const text = args[0];
-  sent.push(typeof text === 'string' ? text : String((text as { text?: unknown }).text));
-  return query.apply(this, args);
-} as never);
-afterAll(() => spy.mockRestore());
+// Every statement the app sends to PostgreSQL.
+const sent = recordPgStatements();
 
 // Under CPU pressure every round trip of a write waits for the server's turn on the CPU with the
 // inventory's row lock held, and the household's other phone waits behind it (bench/pg-sync-load.ts).
