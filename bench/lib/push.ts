@@ -83,16 +83,14 @@ export async function pushRun(
   while (answered.some((w) => arrival(w) === undefined) && performance.now() < deadline) {
     await sleep(50);
   }
-  const latencies = answered
-    .map((w) => arrival(w))
-    .flatMap((at, i) => (at === undefined ? [] : [at - answered[i]!.t0]));
+  /** each write that reached the other member: when it was due, and its latency */
+  const arrived = answered.flatMap((w) => {
+    const at = arrival(w);
+    return at === undefined ? [] : [{ due: w.t0, ms: at - w.t0 }];
+  });
+  const latencies = arrived.map((a) => a.ms);
+  const later = arrived.filter((a) => a.due >= start + 1000).map((a) => a.ms);
   const http = answered.map((w) => w.answeredAt! - w.t0);
-  const later = answered
-    .filter((w) => w.t0 >= start + 1000)
-    .flatMap((w) => {
-      const at = arrival(w);
-      return at === undefined ? [] : [at - w.t0];
-    });
   return {
     writes: total,
     failed: total - answered.length,

@@ -65,7 +65,7 @@ describeOnPostgres('the requests after a socket connect', () => {
     sent.length = 0;
     expect((await me(t.app, session.token)).statusCode).toBe(200);
     expect(sessionReads()).toBe(0);
-    socket.close();
+    await socket.close();
   });
 
   it('without a socket first, the token check reads the session', async () => {
